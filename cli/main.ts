@@ -1,0 +1,32 @@
+import { Command, CommanderError } from "commander";
+import { VERSION } from "@/lib/version";
+import { registerDb } from "./commands/db";
+import { registerServe } from "./commands/serve";
+import { registerUsers } from "./commands/users";
+import { CliError, EXIT } from "./errors";
+
+const program = new Command("charter")
+  .description("Charter: govern AI agents with a written constitution.")
+  .version(VERSION)
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+registerServe(program);
+registerDb(program);
+registerUsers(program);
+
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    const quiet = error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help";
+    process.exitCode = quiet ? EXIT.ok : EXIT.usage;
+  } else if (error instanceof CliError) {
+    console.error(`charter: ${error.message}`);
+    process.exitCode = error.exitCode;
+  } else {
+    console.error(`charter: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = EXIT.invalid;
+  }
+}

@@ -1,0 +1,132 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { databaseTarget, env, EnvError, resetEnv, type Env } from "@/lib/env";
+import { CliError } from "./errors";
+
+/** The repository root (where package.json, prisma.config.ts and .next live). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Validates the environment, or stops with one line per bad variable. */
+export function loadEnv(): Env {
+  resetEnv();
+  try {
+    return env();
+  } catch (error) {
+    if (error instanceof EnvError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Fills in what a zero-config start needs: a data directory, a session secret kept
+ * in it (generated once, readable only by its owner), and the base URL. Variables
+ * already set win. Returns the validated environment.
+ */
+export function prepareEnv(defaults: { baseUrl?: string } = {}): Env {
+  const first = loadEnv();
+  const dataDir = path.resolve(ROOT, first.CHARTER_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  process.env.CHARTER_DATA_DIR = dataDir;
+  if (!first.BETTER_AUTH_SECRET) {
+    const file = path.join(dataDir, "secret");
+    if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+    process.env.BETTER_AUTH_SECRET = readFileSync(file, "utf8").trim();
+  }
+  if (!first.BETTER_AUTH_URL && defaults.baseUrl) process.env.BETTER_AUTH_URL = defaults.baseUrl;
+  process.env.NEXT_TELEMETRY_DISABLED = "1";
+  return loadEnv();
+}
+
+/** Fails with a clear message when PostgreSQL cannot be reached; a no-op for the embedded database. */
+export async function checkDatabase(e: Env): Promise<void> {
+  const target = databaseTarget(e);
+  if (target.kind === "embedded") return;
+  const url = new URL(target.url);
+  const where = `${url.hostname}:${url.port || "5432"}${url.pathname}`;
+  const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException & { code?: string };
+    const reason =
+      err.code === "ECONNREFUSED"
+        ? "connection refused (is PostgreSQL running?)"
+        : err.code === "3D000"
+          ? `the database does not exist (create it with: createdb ${url.pathname.slice(1)})`
+          : err.code === "28P01" || err.code === "28000"
+            ? "authentication failed"
+            : err.code === "ENOTFOUND"
+              ? "unknown host"
+              : (err.message ?? String(error)).split("\n")[0];
+    throw new CliError(`Cannot reach PostgreSQL at ${where} (DATABASE_URL): ${reason}.`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const LOCK = "server.pid";
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PGlite has no cross-process lock, so one process at a time may open the embedded
+ * database. The server records its pid; other commands refuse to run beside it.
+ */
+export function assertEmbeddedFree(e: Env): void {
+  const target = databaseTarget(e);
+  if (target.kind !== "embedded") return;
+  const file = path.join(path.resolve(ROOT, e.CHARTER_DATA_DIR), LOCK);
+  if (!existsSync(file)) return;
+  const pid = Number(readFileSync(file, "utf8").trim());
+  if (Number.isInteger(pid) && pid !== process.pid && pidAlive(pid)) {
+    throw new CliError(`A Charter server (pid ${pid}) has the embedded database open: stop it first, or use DATABASE_URL with PostgreSQL.`);
+  }
+}
+
+/** Claims the embedded database for this process until it exits. */
+export function claimEmbedded(e: Env): void {
+  if (databaseTarget(e).kind !== "embedded") return;
+  const file = path.join(path.resolve(ROOT, e.CHARTER_DATA_DIR), LOCK);
+  writeFileSync(file, String(process.pid));
+  process.on("exit", () => {
+    try {
+      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+    } catch {
+      // already gone
+    }
+  });
+}
+
+/** Runs a command from the repository root; resolves with its output, rejects with CliError on failure. */
+export function run(command: string, args: string[], options: { quiet?: boolean; label: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: process.env, stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", (error) => reject(new CliError(`${options.label} could not start: ${error.message}`)));
+    child.on("close", (code) => {
+      if (code === 0) resolve(output);
+      else reject(new CliError(`${options.label} failed (exit ${code}).${output ? `\n${output.trim()}` : ""}`));
+    });
+  });
+}
+
+/** Applies pending Prisma migrations with the stock CLI (through the offline schema-engine stand-in). */
+export async function migrate(options: { quiet?: boolean } = {}): Promise<string> {
+  const prismaCli = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
+  return run(process.execPath, [prismaCli, "migrate", "deploy"], { quiet: options.quiet ?? true, label: "Database migration" });
+}

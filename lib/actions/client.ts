@@ -1,0 +1,38 @@
+import "server-only";
+import { headers } from "next/headers";
+import { z } from "zod";
+import { allows, resolveCaller, type Caller } from "@/lib/auth/caller";
+import type { Role } from "@/lib/auth/roles";
+import { AppError, ForbiddenError, UnauthorizedError, validationErrorFrom } from "@/lib/errors";
+import { log } from "@/lib/log";
+
+import type { ActionResult } from "./result";
+
+export type { ActionError, ActionResult } from "./result";
+export type UserCaller = Extract<Caller, { kind: "user" }>;
+
+/**
+ * The one action client: every server action is built with it, so that the caller's
+ * role, input validation (with the same zod schema the form uses) and error mapping
+ * happen once. Actions return a result instead of throwing, so a refused action
+ * shows a message in the form, never a stack trace.
+ */
+export function defineAction<S extends z.ZodType, T>(
+  config: { role: Role; input: S },
+  run: (input: z.output<S>, ctx: { caller: UserCaller }) => Promise<T>,
+): (input: z.input<S>) => Promise<ActionResult<T>> {
+  return async (input) => {
+    try {
+      const caller = await resolveCaller(await headers());
+      if (!caller || caller.kind !== "user") throw new UnauthorizedError("Your session has ended: sign in again.");
+      if (!allows(caller, { role: config.role })) throw new ForbiddenError(`This needs the ${config.role} role or higher.`);
+      const parsed = config.input.safeParse(input);
+      if (!parsed.success) throw validationErrorFrom(parsed.error.issues);
+      return { ok: true, data: await run(parsed.data, { caller }) };
+    } catch (error) {
+      if (error instanceof AppError) return { ok: false, error: error.toJSON().error };
+      log.error("unhandled error in server action", error);
+      return { ok: false, error: { code: "internal", message: "Something went wrong on the server." } };
+    }
+  };
+}

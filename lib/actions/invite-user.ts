@@ -1,0 +1,14 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { issueSignInLink } from "@/lib/auth/bootstrap";
+import { users } from "@/lib/db/users";
+import { inviteUserSchema } from "@/lib/schemas/user";
+import { defineAction } from "./client";
+
+/** Adds a person and returns a one-time sign-in link for the admin to pass on. */
+export const inviteUserAction = defineAction({ role: "admin", input: inviteUserSchema }, async (input, { caller }) => {
+  const user = await users.create(input, { id: caller.userId, label: caller.email });
+  const link = await issueSignInLink(user.email);
+  revalidatePath("/users");
+  return { userId: user.id, email: user.email, link };
+});

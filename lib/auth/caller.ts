@@ -1,0 +1,56 @@
+import { API_KEY_RESOURCE, apiKeyScopeSchema, asRole, roleAtLeast, type ApiKeyScope, type Role } from "./roles";
+import { auth } from "./auth";
+
+/** Who is making a request: a signed-in person, or a machine holding an API key. */
+export type Caller =
+  | { kind: "user"; userId: string; email: string; name: string; role: Role }
+  | { kind: "api_key"; keyId: string; name: string; ownerId: string; scopes: ApiKeyScope[] };
+
+/** What a page, route or action demands: a minimum role for people, a scope for API keys. */
+export type Access = { role: Role; scope?: ApiKeyScope };
+
+/** Reads an API key from `x-api-key` or `Authorization: Bearer`. */
+export function apiKeyFrom(headers: Headers): string | null {
+  const direct = headers.get("x-api-key")?.trim();
+  if (direct) return direct;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(headers.get("authorization") ?? "");
+  return bearer?.[1] ?? null;
+}
+
+/** The caller behind a request's headers, or null when there is none or the credential is refused. */
+export async function resolveCaller(headers: Headers): Promise<Caller | null> {
+  const key = apiKeyFrom(headers);
+  if (key) return resolveApiKey(key);
+  const session = await auth().api.getSession({ headers });
+  if (!session) return null;
+  const user = session.user as typeof session.user & { role?: string | null; banned?: boolean | null };
+  if (user.banned) return null;
+  return { kind: "user", userId: user.id, email: user.email, name: user.name, role: asRole(user.role) };
+}
+
+async function resolveApiKey(key: string): Promise<Caller | null> {
+  const result = await auth().api.verifyApiKey({ body: { key } });
+  if (!result.valid || !result.key) return null;
+  const granted = (result.key.permissions as Record<string, string[]> | null)?.[API_KEY_RESOURCE] ?? [];
+  const scopes = granted.flatMap((s) => {
+    const parsed = apiKeyScopeSchema.safeParse(s);
+    return parsed.success ? [parsed.data] : [];
+  });
+  return { kind: "api_key", keyId: result.key.id, name: result.key.name ?? result.key.id, ownerId: result.key.referenceId, scopes };
+}
+
+/** True when the caller may do what `access` demands. API keys only reach routes that name their scope. */
+export function allows(caller: Caller, access: Access): boolean {
+  if (caller.kind === "user") return roleAtLeast(caller.role, access.role);
+  return access.scope !== undefined && caller.scopes.includes(access.scope);
+}
+
+/** A short label for the audit log. */
+export function callerLabel(caller: Caller): string {
+  return caller.kind === "user" ? caller.email : `api-key:${caller.name}`;
+}
+
+/** The user id to attribute a change to (an API key's owner for machine callers). */
+export function callerUserId(caller: Caller): string {
+  return caller.kind === "user" ? caller.userId : caller.ownerId;
+}

@@ -1,0 +1,57 @@
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { databaseTarget, type DatabaseTarget } from "@/lib/env";
+import { PrismaClient } from "./generated/prisma/client";
+
+export type { DatabaseTarget };
+
+type Cached = { prisma: PrismaClient; target: DatabaseTarget; close: () => Promise<void> };
+
+// One client per process: Next.js evaluates modules once per bundle layer, so the
+// cache lives on globalThis. PGlite must never be opened twice on one directory.
+const globalCache = globalThis as unknown as { __charterDb?: Cached };
+
+/** Builds a Prisma client for a target. Opening is lazy so that `next build` never touches a database. */
+export function createPrisma(target: DatabaseTarget): Cached {
+  if (target.kind === "postgres") {
+    const adapter = new PrismaPg({ connectionString: target.url, max: 10, connectionTimeoutMillis: 5_000 });
+    const prisma = new PrismaClient({ adapter });
+    return { prisma, target, close: () => prisma.$disconnect() };
+  }
+  const pglite = new PGlite(target.dir);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma,
+    target,
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+/** The process-wide Prisma client for the configured database. */
+export function db(): PrismaClient {
+  globalCache.__charterDb ??= createPrisma(databaseTarget());
+  return globalCache.__charterDb.prisma;
+}
+
+/** Which kind of database this process talks to, without opening it. */
+export function dbKind(): DatabaseTarget["kind"] {
+  return (globalCache.__charterDb?.target ?? databaseTarget()).kind;
+}
+
+/** Closes the process-wide client (CLI commands call this before exiting). */
+export async function closeDb(): Promise<void> {
+  const cached = globalCache.__charterDb;
+  globalCache.__charterDb = undefined;
+  await cached?.close();
+}
+
+/** Points this process at another database (tests give each file its own). */
+export async function useDatabase(target: DatabaseTarget): Promise<PrismaClient> {
+  await closeDb();
+  globalCache.__charterDb = createPrisma(target);
+  return globalCache.__charterDb.prisma;
+}

@@ -1,0 +1,103 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one reader of process.env. Every setting Charter understands is declared,
+ * validated and documented here; everything else asks `env()`.
+ */
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "postgresql:" || url.protocol === "postgres:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be a postgresql://user@host:port/database URL");
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .pipe(postgresUrl.optional())
+    .describe("PostgreSQL server to use. Unset: the embedded PGlite database in CHARTER_DATA_DIR."),
+  CHARTER_DATA_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .default(".charter")
+    .describe("Where the embedded database, the generated secret and the hook spool live."),
+  BETTER_AUTH_SECRET: z
+    .string()
+    .min(32, "must be at least 32 characters")
+    .optional()
+    .describe("Signs session cookies. `charter serve` generates one into CHARTER_DATA_DIR when unset."),
+  BETTER_AUTH_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://127.0.0.1:3000" })
+    .optional()
+    .describe("The dashboard's public base URL: sign-in links and the Origin check use it."),
+  CHARTER_ADMIN_EMAIL: z
+    .email({ error: "must be an e-mail address" })
+    .default("admin@charter.local")
+    .describe("E-mail of the first admin, created on a fresh database."),
+  OPENAI_API_KEY: optionalText.describe("Key for an OpenAI-compatible endpoint; unset, the lexical paths are used."),
+  OPENAI_BASE_URL: optionalText.pipe(z.url().optional()).describe("Base URL of an OpenAI-compatible endpoint."),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Raised when the environment is invalid; its message has one line per bad variable. */
+export class EnvError extends Error {
+  constructor(readonly problems: { variable: string; reason: string }[]) {
+    super(problems.map((p) => `${p.variable}: ${p.reason}`).join("\n"));
+    this.name = "EnvError";
+  }
+}
+
+/** Validates a set of variables; throws EnvError naming every bad one. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  throw new EnvError(
+    result.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? "environment"),
+      reason: issue.message,
+    })),
+  );
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process, parsed once. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Forget the parsed environment (for the CLI after it sets defaults, and for tests). */
+export function resetEnv(): void {
+  cached = undefined;
+}
+
+export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "embedded"; dir: string };
+
+/** Which database this process uses: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
+export function databaseTarget(e: Env = env()): DatabaseTarget {
+  if (e.DATABASE_URL) return { kind: "postgres", url: e.DATABASE_URL };
+  return { kind: "embedded", dir: path.resolve(e.CHARTER_DATA_DIR, "pglite") };
+}
+
+/** The dashboard's base URL (sign-in links are built on it). */
+export function baseUrl(e: Env = env()): string {
+  return (e.BETTER_AUTH_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
+}

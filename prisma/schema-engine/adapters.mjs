@@ -1,0 +1,294 @@
+// Driver adapter factories handed to the wasm schema engine.
+//
+// The engine talks to the database only through a "migration-aware" adapter
+// factory: connect() for the main database, connectToShadowDb() for the
+// scratch database that `migrate dev` / `migrate diff --from-migrations`
+// replay migrations into. The factories here wrap the stock adapters
+// (@prisma/adapter-pg, pglite-prisma-adapter) and fix what the engine needs
+// but the stock adapters get wrong when used for migrations.
+
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+import pg from "pg";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+
+import { parseDatabaseTarget } from "./url.mjs";
+
+/** Prefix of the throwaway shadow databases created on a PostgreSQL server (same as Prisma's). */
+export const SHADOW_DB_PREFIX = "prisma_migrate_shadow_db_";
+
+// PostgreSQL type OIDs. The engine's introspection queries select catalog
+// columns of type "char" (e.g. pg_class.relkind, OID 18) and `name` (e.g.
+// pg_namespace.nspname, OID 19). @prisma/adapter-pg 7.10 has no column type
+// for "char" and fails the whole query with UnsupportedNativeDataType; both
+// arrive from the server as plain text, so we report them as `text` (OID 25),
+// which maps to the engine's String column type the queries expect.
+const CHAR_OID = 18;
+const NAME_OID = 19;
+const TEXT_OID = 25;
+
+/**
+ * Wraps the internal `performIO` of an adapter-pg queryable (adapter or
+ * transaction) so catalog "char"/name columns are typed as text. performIO is
+ * where adapter-pg gets the raw pg result, before it maps column types.
+ */
+function retypeCatalogColumns(queryable) {
+  if (typeof queryable.performIO !== "function") {
+    throw new Error("@prisma/adapter-pg internals changed (no performIO); the schema-engine stand-in needs updating");
+  }
+  const performIO = queryable.performIO.bind(queryable);
+  queryable.performIO = async (query) => {
+    const result = await performIO(query);
+    for (const field of result?.fields ?? []) {
+      if (field.dataTypeID === CHAR_OID || field.dataTypeID === NAME_OID) field.dataTypeID = TEXT_OID;
+    }
+    return result;
+  };
+  return queryable;
+}
+
+/** Quotes an SQL identifier. */
+function quoteIdent(name) {
+  return `"${String(name).replaceAll('"', '""')}"`;
+}
+
+/**
+ * The pg.Pool options for a parsed postgres target.
+ *
+ * Host, port, user, password and database are passed as separate fields, never
+ * as a connectionString: pg lets a connectionString override the other fields,
+ * so `{ connectionString, database: shadowName }` would silently connect to the
+ * main database instead of the shadow one (and replay migrations onto it).
+ */
+export function poolConfig(target, overrides = {}) {
+  const config = { ...target.config, ...overrides, max: 4, idleTimeoutMillis: 10_000 };
+  if (target.ssl !== undefined) config.ssl = target.ssl;
+  if (target.schema) {
+    // Equivalent of Prisma's `?schema=`: unqualified names in migration SQL
+    // resolve to this schema. Backslash-escape spaces for the options string.
+    config.options = `-c search_path=${quoteIdent(target.schema).replace(/[\\ ]/g, "\\$&")}`;
+  }
+  return config;
+}
+
+/**
+ * Opens an adapter-pg adapter on a fresh pool, with the engine-facing fixes:
+ * catalog column retyping and whole-script execution.
+ */
+async function openPgAdapter(config, schema, onDispose) {
+  const adapter = await new PrismaPg(config, schema ? { schema } : undefined).connect();
+  retypeCatalogColumns(adapter);
+
+  const startTransaction = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (...args) => retypeCatalogColumns(await startTransaction(...args));
+
+  // adapter-pg's executeScript splits the script on every ";" and runs the
+  // pieces one by one, which breaks any migration with a ";" inside a string
+  // literal or a $$-quoted function body. The native engine sends the whole
+  // script in one simple-protocol query (one implicit transaction); do the same.
+  const pool = adapter.underlyingDriver();
+  adapter.executeScript = async (script) => {
+    try {
+      await pool.query(script);
+    } catch (error) {
+      adapter.onError(error); // throws a DriverAdapterError the engine understands
+    }
+  };
+
+  if (onDispose) {
+    const dispose = adapter.dispose.bind(adapter);
+    adapter.dispose = async () => {
+      try {
+        await dispose();
+      } finally {
+        await onDispose();
+      }
+    };
+  }
+  return adapter;
+}
+
+/** Factory for a PostgreSQL server reached over TCP or a Unix socket. */
+class PostgresAdapterFactory {
+  provider = "postgres";
+  adapterName = "@prisma/adapter-pg";
+
+  /** @param {{ target: any, shadowTarget?: any, log: Function }} options */
+  constructor({ target, shadowTarget, log }) {
+    this.target = target;
+    this.shadowTarget = shadowTarget;
+    this.log = log;
+    /** Shadow databases created and not yet dropped, for cleanup on shutdown. */
+    this.liveShadowDbs = new Set();
+  }
+
+  connect() {
+    return openPgAdapter(poolConfig(this.target), this.target.schema);
+  }
+
+  async connectToShadowDb() {
+    // An explicit shadowDatabaseUrl (prisma.config.ts) is used as is.
+    if (this.shadowTarget) return openAdapter(this.shadowTarget, this.log);
+
+    // Otherwise create a throwaway database on the same server, named with the
+    // same prefix Prisma's own engine uses so leftovers are recognisable.
+    const name = `${SHADOW_DB_PREFIX}${randomUUID().replaceAll("-", "_")}`;
+    await this.adminQuery(`CREATE DATABASE ${quoteIdent(name)}`);
+    this.liveShadowDbs.add(name);
+    this.log("INFO", `created shadow database ${name}`);
+    try {
+      // The shadow database must be dropped only after its own pool is closed:
+      // PostgreSQL refuses to drop a database that still has connections.
+      // openPgAdapter's onDispose runs after the pool has ended.
+      return await openPgAdapter(poolConfig(this.target, { database: name }), this.target.schema, () =>
+        this.dropShadowDb(name),
+      );
+    } catch (error) {
+      await this.dropShadowDb(name);
+      throw error;
+    }
+  }
+
+  async dropShadowDb(name) {
+    if (!this.liveShadowDbs.delete(name)) return;
+    try {
+      await this.adminQuery(`DROP DATABASE IF EXISTS ${quoteIdent(name)}`);
+      this.log("INFO", `dropped shadow database ${name}`);
+    } catch (error) {
+      this.log("WARN", `could not drop shadow database ${name}: ${error.message}`);
+    }
+  }
+
+  /** Runs one statement on a short-lived connection to the main database. */
+  async adminQuery(sql) {
+    const client = new pg.Client(poolConfig(this.target));
+    await client.connect();
+    try {
+      return await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async close() {
+    await Promise.all([...this.liveShadowDbs].map((name) => this.dropShadowDb(name)));
+  }
+}
+
+/**
+ * Opens a PGlite database and wraps it in pglite-prisma-adapter, with the
+ * engine-facing fixes. `closeOnDispose` is for the in-memory shadow database.
+ */
+async function openPGliteAdapter(db, closeOnDispose) {
+  const adapter = await new PrismaPGlite(db).connect();
+  // pglite-prisma-adapter 0.7.2 starts the script without awaiting it, so a
+  // failing migration would be reported as applied (and the failure would
+  // surface later as an unhandled rejection). Await it.
+  adapter.executeScript = async (script) => {
+    try {
+      await db.exec(script);
+    } catch (error) {
+      adapter.onError(error);
+    }
+  };
+  if (closeOnDispose) adapter.dispose = () => db.close();
+  return adapter;
+}
+
+/** Factory for an embedded PGlite data directory. */
+class PGliteAdapterFactory {
+  provider = "postgres";
+  adapterName = "pglite-prisma-adapter";
+
+  constructor({ target, shadowTarget, log }) {
+    this.dir = target.dir;
+    this.shadowTarget = shadowTarget;
+    this.log = log;
+    /** @type {Promise<PGlite> | undefined} */
+    this.db = undefined;
+  }
+
+  /**
+   * The data directory is opened once, lazily (a new directory takes seconds
+   * to initialise, and commands like `migrate diff --from-empty` never need
+   * it), and shared by every adapter the engine asks for: PGlite is
+   * single-connection, and a second instance on the same directory would
+   * corrupt it.
+   */
+  database() {
+    this.db ??= (async () => {
+      mkdirSync(path.dirname(this.dir), { recursive: true });
+      const db = new PGlite(this.dir);
+      await db.waitReady;
+      this.log("INFO", `opened PGlite data directory ${this.dir}`);
+      return db;
+    })();
+    return this.db;
+  }
+
+  async connect() {
+    // The adapter's dispose() is a no-op: the shared database stays open until close().
+    return openPGliteAdapter(await this.database(), false);
+  }
+
+  async connectToShadowDb() {
+    if (this.shadowTarget) return openAdapter(this.shadowTarget, this.log);
+    // A fresh in-memory PGlite is an empty PostgreSQL of the same version.
+    const shadow = new PGlite();
+    await shadow.waitReady;
+    return openPGliteAdapter(shadow, true);
+  }
+
+  async close() {
+    const db = await this.db?.catch(() => undefined);
+    this.db = undefined;
+    if (db && !db.closed) await db.close();
+  }
+}
+
+/** Opens a standalone adapter on a target (used for an explicit shadowDatabaseUrl). */
+async function openAdapter(target, log) {
+  if (target.kind === "postgres") return openPgAdapter(poolConfig(target), target.schema);
+  log("INFO", `opening shadow PGlite data directory ${target.dir}`);
+  mkdirSync(path.dirname(target.dir), { recursive: true });
+  const db = new PGlite(target.dir);
+  await db.waitReady;
+  return openPGliteAdapter(db, true);
+}
+
+/** Stand-in for when the CLI started the engine without a datasource. */
+class NoDatasourceFactory {
+  provider = "postgres";
+  adapterName = "none";
+
+  async connect() {
+    throw new Error(
+      "No datasource URL was given to the schema engine. Set datasource.url in prisma.config.ts (or DATABASE_URL).",
+    );
+  }
+
+  connectToShadowDb() {
+    return this.connect();
+  }
+
+  async close() {}
+}
+
+/**
+ * The adapter factory for a datasource as the CLI passes it in `--datasource`.
+ *
+ * @param {{ url?: string, shadowDatabaseUrl?: string } | undefined} datasource
+ * @param {(level: string, message: string) => void} log
+ */
+export function createAdapterFactory(datasource, log) {
+  if (!datasource?.url) return new NoDatasourceFactory();
+  const target = parseDatabaseTarget(datasource.url);
+  const shadowTarget = datasource.shadowDatabaseUrl ? parseDatabaseTarget(datasource.shadowDatabaseUrl) : undefined;
+  return target.kind === "postgres"
+    ? new PostgresAdapterFactory({ target, shadowTarget, log })
+    : new PGliteAdapterFactory({ target, shadowTarget, log });
+}

@@ -1,0 +1,288 @@
+#!/usr/bin/env node
+// Stand-in for Prisma's native `schema-engine` binary, for machines that cannot
+// download it. The Prisma CLI runs whatever PRISMA_SCHEMA_ENGINE_BINARY names
+// (prisma.config.ts points it here), with the native binary's flags:
+//
+//   bin.mjs --version
+//   bin.mjs [--datamodels <schema file>]... [--datasource <json>]            JSON-RPC server
+//   bin.mjs --datasource <json> cli can-connect-to-database|create-database  one-shot
+//
+// The server reads JSON-RPC 2.0 requests, one JSON object per line, from stdin
+// and forwards each to the same-named method of the wasm schema engine
+// (@prisma/schema-engine-wasm), which reaches the database through a Prisma
+// driver adapter (see adapters.mjs). stdout carries the protocol only; logs
+// go to stderr as JSON lines, in the native engine's format.
+
+import { readFileSync } from "node:fs";
+import readline from "node:readline";
+
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+
+import { createAdapterFactory } from "./adapters.mjs";
+import { createSchemaEngine, enginesHash } from "./engine.mjs";
+import { UserFacingError, runOneShot } from "./oneshot.mjs";
+import { parseDatabaseTarget } from "./url.mjs";
+
+const DEBUG = /^(1|true|yes)$/i.test(process.env.CHARTER_SCHEMA_ENGINE_DEBUG ?? "");
+
+/** Writes one log line to stderr in the native engine's JSON format. */
+function log(level, message, fields = {}, target = "charter_schema_engine") {
+  process.stderr.write(
+    JSON.stringify({ timestamp: new Date().toISOString(), level, fields: { message, ...fields }, target }) + "\n",
+  );
+}
+
+function parseArgs(argv) {
+  const args = { datamodels: [], datasource: undefined, cli: undefined, version: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    switch (arg) {
+      case "--version":
+      case "-V":
+        args.version = true;
+        break;
+      case "--datamodels":
+      case "-d":
+        args.datamodels.push(argv[++i]);
+        break;
+      case "--datasource":
+        args.datasource = JSON.parse(argv[++i]);
+        break;
+      case "--enabled-preview-features":
+      case "--extension-types":
+        i++; // accepted for compatibility; the wasm engine takes neither
+        break;
+      case "cli":
+        args.cli = argv[++i];
+        break;
+      default:
+        throw new Error(`Unknown argument: ${arg}`);
+    }
+  }
+  return args;
+}
+
+// ---------------------------------------------------------------------------
+// JSON-RPC server
+
+/** JSON-RPC error codes used by the native engine. */
+const ENGINE_ERROR = 4466;
+const METHOD_NOT_FOUND = -32601;
+const PARSE_ERROR = -32700;
+
+function send(message) {
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+}
+
+/** A panic inside wasm (a Rust panic compiles to the `unreachable` trap). */
+function isWasmPanic(error) {
+  return error instanceof WebAssembly.RuntimeError;
+}
+
+/**
+ * Converts anything the engine or our own code threw into the `error` member
+ * of a JSON-RPC response, shaped like the native engine's: the CLI prints
+ * `data.message`, prefixed by `data.error_code` when there is one.
+ */
+function toRpcError(error, registry) {
+  // A JavaScript error thrown inside a driver adapter reaches the engine as a
+  // registry id; the engine's error then only says "GenericJs". Recover the
+  // original error, which is far more useful (e.g. ECONNREFUSED).
+  const id = /GenericJs[^0-9]*(\d+)/.exec(String(error?.message))?.[1];
+  const original = id === undefined ? undefined : registry?.consumeError(Number(id))?.error;
+  const source = original ?? error;
+  const panic = isWasmPanic(error);
+  const data = {
+    is_panic: panic,
+    message: String(source?.message ?? source),
+    backtrace: source?.stack ?? null,
+  };
+  const code = source?.code;
+  if (typeof code === "string" && /^P\d{4}$/.test(code)) data.error_code = code;
+  if (source?.meta !== undefined) data.meta = source.meta;
+  return { code: ENGINE_ERROR, message: "An error happened. Check the data field for details.", data };
+}
+
+const NO_SHADOW_FACTORY = "shadow DB must be provided through an external factory";
+
+/**
+ * Runs evaluateDataLoss / createMigration so they can find the schema the
+ * migrations directory produces.
+ *
+ * In the wasm engine these two commands never open a shadow database
+ * themselves: they read "the schema after all migrations" from a cache that
+ * diagnoseMigrationHistory/devDiagnostic fills, and that cache only holds the
+ * migrations that were *applied* when devDiagnostic ran. So when `migrate dev`
+ * first applies pending migrations (always the case on a brand-new database),
+ * the lookup misses and the engine fails with "PostgreSQL shadow DB must be
+ * provided through an external factory" (the native engine would create a
+ * shadow database on its own there). On that error, run diagnoseMigrationHistory
+ * again, which now that everything is applied replays the full migrations
+ * directory into a shadow database (through our factory) and caches it, then
+ * retry once.
+ */
+async function withMigrationSchema(engine, params, run) {
+  try {
+    return await run();
+  } catch (error) {
+    if (!String(error?.message).includes(NO_SHADOW_FACTORY) || !params?.migrationsList) throw error;
+    log("INFO", "migration schema not cached after applying migrations; replaying them into a shadow database");
+    await engine.diagnoseMigrationHistory({
+      migrationsList: params.migrationsList,
+      optInToShadowDatabase: true,
+      filters: params.filters,
+    });
+    return run();
+  }
+}
+
+async function serve(args) {
+  const datamodels = args.datamodels.map((file) => [file, readFileSync(file, "utf8")]);
+  const factory = createAdapterFactory(args.datasource, log);
+  const bound = bindMigrationAwareSqlAdapterFactory(factory);
+  const debug = (line) => {
+    // The engine's tracing output is already a JSON log line.
+    if (DEBUG) process.stderr.write(line.endsWith("\n") ? line : line + "\n");
+  };
+  const enginePromise = createSchemaEngine(datamodels.length > 0 ? datamodels : undefined, bound, debug);
+  enginePromise.catch(() => {}); // reported on the first request
+
+  /** Requests we sent to the CLI (print), waiting for its reply. */
+  const outgoing = new Map();
+  let nextOutgoingId = 1;
+  function request(method, params) {
+    const id = nextOutgoingId++;
+    return new Promise((resolve) => {
+      outgoing.set(id, resolve);
+      send({ id, method, params });
+    });
+  }
+
+  const handlers = {
+    // The native method name; the wasm engine calls it `version`.
+    getDatabaseVersion: (engine, params) => engine.version(params),
+
+    // The wasm engine returns the diff as `stdout`; the native engine instead
+    // sends it to the CLI as a `print` request, and the CLI prints only those.
+    async diff(engine, params) {
+      const result = await engine.diff(params);
+      if (result.stdout) await request("print", { content: result.stdout });
+      return { ...result, stdout: null };
+    },
+
+    evaluateDataLoss: (engine, params) => withMigrationSchema(engine, params, () => engine.evaluateDataLoss(params)),
+    createMigration: (engine, params) => withMigrationSchema(engine, params, () => engine.createMigration(params)),
+
+    // Not implemented by the wasm engine.
+    async createDatabase(_engine, params) {
+      const url = params?.datasource?.url ?? args.datasource?.url;
+      const code = await runOneShot("create-database", { url }, log);
+      if (code !== 0) throw new Error("Could not create the database, see the log above");
+      const target = parseDatabaseTarget(url);
+      return { databaseName: target.kind === "postgres" ? target.config.database : target.dir };
+    },
+  };
+
+  async function handle(message) {
+    const { id, method, params } = message;
+    try {
+      const engine = await enginePromise;
+      let result;
+      if (handlers[method]) {
+        result = await handlers[method](engine, params);
+      } else if (typeof engine[method] === "function" && method !== "free" && method !== "constructor") {
+        // Call as a method: wasm-bindgen methods need `this` bound to the engine.
+        result = await engine[method](params);
+      } else {
+        send({ id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` } });
+        return;
+      }
+      send({ id, result: result ?? {} });
+    } catch (error) {
+      const rpcError = toRpcError(error, bound.errorRegistry);
+      if (DEBUG || rpcError.data.is_panic) log("ERROR", rpcError.data.message, { method });
+      send({ id, error: rpcError });
+      if (rpcError.data.is_panic) {
+        // The wasm instance is unusable after a panic; the native engine exits 101.
+        await shutdown(101);
+      }
+    }
+  }
+
+  // Requests run one at a time, in order, like the native engine.
+  let queue = Promise.resolve();
+  let shuttingDown = false;
+
+  async function shutdown(code) {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    // Never hang: PGlite and pg pools keep Node alive until closed.
+    setTimeout(() => process.exit(code), 10_000).unref();
+    await queue.catch(() => {});
+    try {
+      await factory.close();
+    } catch (error) {
+      log("WARN", `error while closing the database: ${error.message}`);
+    }
+    process.exit(code);
+  }
+
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on("line", (line) => {
+    if (!line.trim()) return;
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      send({ id: null, error: { code: PARSE_ERROR, message: "Parse error" } });
+      return;
+    }
+    if (message.method === undefined) {
+      // A reply to one of our own requests.
+      outgoing.get(message.id)?.(message);
+      outgoing.delete(message.id);
+      return;
+    }
+    queue = queue.then(() => handle(message));
+  });
+  // The CLI closes stdin when it is done (and then sends SIGTERM right away).
+  lines.on("close", () => shutdown(0));
+  process.on("SIGTERM", () => shutdown(0));
+  process.on("SIGINT", () => shutdown(130));
+}
+
+// ---------------------------------------------------------------------------
+
+async function main() {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    log("ERROR", error.message);
+    process.exit(1);
+  }
+
+  if (args.version) {
+    process.stdout.write(`schema-engine-cli ${enginesHash()}\n`);
+    return;
+  }
+
+  if (args.cli) {
+    // The CLI skips the first stderr line of a one-shot command (the native
+    // binary's start-up log) before looking for the ERROR line, and expects
+    // every line to be JSON.
+    log("INFO", "Starting schema engine CLI", { git_hash: enginesHash() });
+    process.exit(await runOneShot(args.cli, args.datasource, log));
+  }
+
+  await serve(args);
+}
+
+process.on("unhandledRejection", (error) => {
+  log("ERROR", `unhandled rejection: ${error?.stack ?? error}`);
+});
+
+main().catch((error) => {
+  log("ERROR", error instanceof UserFacingError ? error.message : (error?.stack ?? String(error)));
+  process.exit(1);
+});

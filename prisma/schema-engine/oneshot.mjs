@@ -1,0 +1,157 @@
+// The native binary's one-shot subcommands (`schema-engine --datasource <json>
+// cli <command>`), which the Prisma CLI runs before `migrate dev`, `migrate
+// deploy`, `migrate reset` and `db push` to check that the database exists and
+// create it when it does not. They exit 0 on success; on failure they log an
+// ERROR line with an `error_code` to stderr and exit 1, which the CLI parses.
+
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+
+import pg from "pg";
+import { PGlite } from "@electric-sql/pglite";
+
+import { poolConfig } from "./adapters.mjs";
+import { parseDatabaseTarget } from "./url.mjs";
+
+/** An error carrying one of Prisma's P1xxx codes. */
+export class UserFacingError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function location(config) {
+  return config.host.startsWith("/") ? `unix:${config.host}` : `${config.host}:${config.port}`;
+}
+
+/** Maps a pg connection error to the user-facing error the native engine reports. */
+export function pgConnectionError(error, config) {
+  const at = location(config);
+  switch (error.code) {
+    case "ECONNREFUSED":
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+    case "ETIMEDOUT":
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+    case "ENOENT": // Unix socket missing
+      return new UserFacingError(
+        "P1001",
+        `Can't reach database server at \`${at}\`\n\nPlease make sure your database server is running at \`${at}\`.`,
+      );
+    case "3D000":
+      return new UserFacingError("P1003", `Database \`${config.database}\` does not exist on the database server at \`${at}\`.`);
+    case "28P01":
+    case "28000":
+      return new UserFacingError(
+        "P1000",
+        `Authentication failed against database server, the provided database credentials for \`${config.user ?? ""}\` are not valid.\n\n` +
+          `Please make sure to provide valid database credentials for the database server at \`${at}\`.`,
+      );
+    case "42501":
+      return new UserFacingError("P1010", `User \`${config.user ?? ""}\` was denied access on the database \`${config.database}\``);
+    default:
+      return error;
+  }
+}
+
+async function withClient(target, overrides, fn) {
+  const config = poolConfig(target, overrides);
+  const client = new pg.Client(config);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw pgConnectionError(error, config);
+  }
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** True when `dir` holds an initialised PostgreSQL data directory. */
+function isDataDir(dir) {
+  return existsSync(path.join(dir, "PG_VERSION"));
+}
+
+async function canConnect(target) {
+  if (target.kind === "postgres") {
+    await withClient(target, {}, (client) => client.query("SELECT 1"));
+    return;
+  }
+  // A missing embedded directory reads as "database does not exist" (P1003),
+  // so the CLI goes on to `create-database` exactly as for a server.
+  if (!isDataDir(target.dir)) {
+    throw new UserFacingError("P1003", `Database \`${path.basename(target.dir)}\` does not exist at \`${target.dir}\`.`);
+  }
+}
+
+async function createDatabase(target) {
+  if (target.kind === "postgres") {
+    const { database } = target.config;
+    // Connect to the maintenance database, as the native engine does.
+    const maintenance = database === "postgres" ? "template1" : "postgres";
+    await withClient(target, { database: maintenance }, async (client) => {
+      try {
+        await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
+      } catch (error) {
+        if (error.code !== "42P04") throw error; // 42P04: already exists
+      }
+    });
+    return database;
+  }
+  mkdirSync(path.dirname(target.dir), { recursive: true });
+  const db = new PGlite(target.dir); // initialises the directory
+  await db.waitReady;
+  await db.close();
+  return path.basename(target.dir);
+}
+
+async function dropDatabase(target) {
+  if (target.kind === "postgres") {
+    const { database } = target.config;
+    const maintenance = database === "postgres" ? "template1" : "postgres";
+    await withClient(target, { database: maintenance }, (client) =>
+      client.query(`DROP DATABASE IF EXISTS "${database.replaceAll('"', '""')}"`),
+    );
+    return;
+  }
+  if (isDataDir(target.dir)) rmSync(target.dir, { recursive: true, force: true });
+}
+
+/**
+ * Runs one `cli <command>` and returns the process exit code.
+ *
+ * @param {string} command
+ * @param {{ url?: string } | undefined} datasource
+ * @param {(level: string, message: string, fields?: object) => void} log
+ */
+export async function runOneShot(command, datasource, log) {
+  try {
+    if (!datasource?.url) throw new Error("`cli` commands need --datasource with a url");
+    const target = parseDatabaseTarget(datasource.url);
+    switch (command) {
+      case "can-connect-to-database":
+        await canConnect(target);
+        log("INFO", "Connection successful");
+        return 0;
+      case "create-database":
+        log("INFO", `Database '${await createDatabase(target)}' was successfully created.`);
+        return 0;
+      case "drop-database":
+        await dropDatabase(target);
+        log("INFO", "The database was successfully dropped.");
+        return 0;
+      default:
+        throw new Error(`Unknown cli command: ${command}`);
+    }
+  } catch (error) {
+    // The CLI looks for this exact shape: level ERROR, target
+    // schema_engine::logger, fields.error_code + fields.message.
+    log("ERROR", error.message, error.code?.startsWith?.("P") ? { error_code: error.code } : {}, "schema_engine::logger");
+    return 1;
+  }
+}

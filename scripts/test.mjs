@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `npm test`: every check, in order: lint (with the engine purity rule), typecheck,
+// unit tests, database tests, a production build, and e2e tests in Chromium.
+// Ends with one line "N passed, N failed" summing the test runners' counts.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const RESULTS = path.join(ROOT, "test-results");
+const bin = (name) => path.join(ROOT, "node_modules", ".bin", name);
+mkdirSync(RESULTS, { recursive: true });
+
+const only = process.argv.slice(2);
+const counts = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function step(name, command, args, env = {}) {
+  if (only.length && !only.includes(name)) return true;
+  const started = Date.now();
+  console.log(`\n▶ ${name}: ${[path.basename(command), ...args].join(" ")}`);
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
+  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds} s)`);
+  if (!ok) failures.push(name);
+  return ok;
+}
+
+function vitestCounts(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  counts.passed += report.numPassedTests ?? 0;
+  counts.failed += report.numFailedTests ?? 0;
+  counts.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function playwrightCounts(file) {
+  if (!existsSync(file)) return;
+  const { stats } = JSON.parse(readFileSync(file, "utf8"));
+  counts.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+  counts.failed += stats?.unexpected ?? 0;
+  counts.skipped += stats?.skipped ?? 0;
+}
+
+for (const f of ["unit.json", "db.json", "e2e-report.json"]) rmSync(path.join(RESULTS, f), { force: true });
+
+step("lint", bin("eslint"), ["--max-warnings", "0", "."]);
+step("typecheck", bin("tsc"), ["--noEmit"]);
+step("unit", bin("vitest"), ["run", "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(RESULTS, "unit.json")}`]);
+vitestCounts(path.join(RESULTS, "unit.json"));
+step("db", bin("vitest"), ["run", "--project", "db", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(RESULTS, "db.json")}`]);
+vitestCounts(path.join(RESULTS, "db.json"));
+if (step("build", bin("next"), ["build"])) {
+  step("e2e", bin("playwright"), ["test"]);
+  playwrightCounts(path.join(RESULTS, "e2e-report.json"));
+} else if (!only.length || only.includes("e2e")) {
+  console.log("e2e skipped: the build failed");
+}
+
+console.log(`\n${failures.length ? `Failed steps: ${failures.join(", ")}` : "All steps passed."}`);
+console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}`);
+process.exit(failures.length ? 1 : 0);
