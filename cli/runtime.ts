@@ -110,10 +110,15 @@ export function claimEmbedded(e: Env): void {
   });
 }
 
+/** The environment for child processes: this one, with the defaults prepareEnv filled in. */
+export function childEnv(): NodeJS.ProcessEnv {
+  return { ...process.env };
+}
+
 /** Runs a command from the repository root; resolves with its output, rejects with CliError on failure. */
 export function run(command: string, args: string[], options: { quiet?: boolean; label: string }): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: process.env, stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const child = spawn(command, args, { cwd: ROOT, env: childEnv(), stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -51,19 +51,20 @@ test("a viewer gets the 403 page on admin pages, not a crash", async ({ browser 
   const admin = await browser.newContext({ storageState: ADMIN_STATE });
   const page = await admin.newPage();
   await page.goto("/users");
-  await page.getByLabel("E-mail").fill("viewer@example.com");
-  await page.getByLabel("Name").fill("Vera Viewer");
-  await page.getByLabel("Role").selectOption("viewer");
-  await page.getByRole("button", { name: "Invite" }).click();
+  const form = page.getByRole("form", { name: "Invite someone" });
+  await form.getByLabel("E-mail").fill("viewer@example.com");
+  await form.getByLabel("Name").fill("Vera Viewer");
+  await form.getByRole("combobox").selectOption("viewer");
+  await form.getByRole("button", { name: "Invite" }).click();
   const linkBox = page.getByLabel("Sign-in link for viewer@example.com");
   await expect(linkBox).toBeVisible();
   const link = await linkBox.inputValue();
   await expect(page.getByTestId("user-viewer@example.com")).toContainText("viewer");
 
   // A bad e-mail is refused with a message next to the field, and nothing is added.
-  await page.getByLabel("E-mail").fill("not-an-email");
-  await page.getByLabel("Name").fill("Nobody");
-  await page.getByRole("button", { name: "Invite" }).click();
+  await form.getByLabel("E-mail").fill("not-an-email");
+  await form.getByLabel("Name").fill("Nobody");
+  await form.getByRole("button", { name: "Invite" }).click();
   await expect(page.getByText("Enter a valid e-mail address.")).toBeVisible();
   await admin.close();
 

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
-import { closeDb, useDatabase } from "@/lib/db/client";
+import { closeDb, switchDatabase } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/env";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -45,7 +45,7 @@ export async function setupTestDatabase(): Promise<{ target: DatabaseTarget; tea
   const pgUrl = inject("pgUrl");
   if (pgUrl) {
     const target: DatabaseTarget = { kind: "postgres", url: pgUrl };
-    await useDatabase(target);
+    await switchDatabase(target);
     return { target, teardown: closeDb };
   }
   const template = inject("pgliteTemplate");
@@ -53,7 +53,7 @@ export async function setupTestDatabase(): Promise<{ target: DatabaseTarget; tea
   const dir = mkdtempSync(path.join(os.tmpdir(), "charter-test-pglite-"));
   cpSync(template, dir, { recursive: true });
   const target: DatabaseTarget = { kind: "embedded", dir };
-  await useDatabase(target);
+  await switchDatabase(target);
   return {
     target,
     teardown: async () => {

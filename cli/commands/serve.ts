@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { databaseTarget } from "@/lib/env";
 import { CliError } from "../errors";
-import { assertEmbeddedFree, checkDatabase, claimEmbedded, migrate, prepareEnv, ROOT, run } from "../runtime";
+import { assertEmbeddedFree, checkDatabase, childEnv, claimEmbedded, migrate, prepareEnv, ROOT, run } from "../runtime";
 
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 
@@ -36,7 +36,7 @@ export function registerServe(program: Command): void {
       }
       claimEmbedded(e);
       console.log(`charter: serving on http://${shownHost}:${port}`);
-      const child = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port), "--hostname", options.host], { cwd: ROOT, env: process.env, stdio: "inherit" });
+      const child = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port), "--hostname", options.host], { cwd: ROOT, env: childEnv(), stdio: "inherit" });
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
       const code = await new Promise<number>((resolve) => child.on("close", (c, sig) => resolve(c ?? (sig ? 0 : 1))));
       process.exitCode = code;

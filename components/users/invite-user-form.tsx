@@ -15,6 +15,8 @@ export function InviteUserForm() {
 
   return (
     <form
+      aria-label="Invite someone"
+      noValidate
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault();

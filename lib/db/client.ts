@@ -50,7 +50,7 @@ export async function closeDb(): Promise<void> {
 }
 
 /** Points this process at another database (tests give each file its own). */
-export async function useDatabase(target: DatabaseTarget): Promise<PrismaClient> {
+export async function switchDatabase(target: DatabaseTarget): Promise<PrismaClient> {
   await closeDb();
   globalCache.__charterDb = createPrisma(target);
   return globalCache.__charterDb.prisma;
