@@ -6,6 +6,7 @@ import { createAccessControl } from "better-auth/plugins/access";
 import { adminAc, defaultStatements } from "better-auth/plugins/admin/access";
 import { db } from "@/lib/db/client";
 import { baseUrl, env } from "@/lib/env";
+import { log } from "@/lib/log";
 import { deliverSignInLink } from "./links";
 
 /** Sign-in links are single use and live this long. */
@@ -18,6 +19,20 @@ const noUserManagement = ac.newRole({ user: [], session: [] });
 // Charter's own and are checked by lib/auth/roles.ts in the action client and route wrapper.
 const roles = { viewer: noUserManagement, editor: noUserManagement, approver: noUserManagement, admin: adminAc };
 
+/**
+ * Better Auth's log lines, through Charter's logger. A refused credential is routine
+ * (a revoked key, an expired link): one warning line, no stack trace.
+ */
+function authLog(level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]): void {
+  const first = args[0];
+  const reason = first instanceof Error ? first.message : undefined;
+  if (level === "error" && !/failed to validate api key/i.test(message)) {
+    log.error(`auth: ${message}`, first);
+    return;
+  }
+  if (level === "error" || level === "warn") log.warn(`auth: ${message}${reason ? ` (${reason})` : ""}`);
+}
+
 function createAuth() {
   const secret = env().BETTER_AUTH_SECRET;
   if (!secret) throw new Error("BETTER_AUTH_SECRET is not set: start Charter with `charter serve`, which generates one.");
@@ -27,6 +42,7 @@ function createAuth() {
     secret,
     database: prismaAdapter(db(), { provider: "postgresql" }),
     telemetry: { enabled: false },
+    logger: { level: "warn", log: authLog },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     plugins: [
       admin({ ac, roles, defaultRole: "viewer", adminRoles: ["admin"] }),

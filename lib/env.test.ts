@@ -1,0 +1,43 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { baseUrl, databaseTarget, EnvError, parseEnv } from "./env";
+
+describe("parseEnv", () => {
+  it("gives a zero-config environment: embedded database in .charter", () => {
+    const e = parseEnv({});
+    expect(e.DATABASE_URL).toBeUndefined();
+    expect(databaseTarget(e)).toEqual({ kind: "embedded", dir: path.resolve(".charter", "pglite") });
+    expect(baseUrl(e)).toBe("http://127.0.0.1:3000");
+  });
+
+  it("uses PostgreSQL when DATABASE_URL is set", () => {
+    const url = "postgresql://postgres@127.0.0.1:5432/charter";
+    expect(databaseTarget(parseEnv({ DATABASE_URL: url }))).toEqual({ kind: "postgres", url });
+    expect(databaseTarget(parseEnv({ DATABASE_URL: "  " }))).toMatchObject({ kind: "embedded" });
+  });
+
+  it.each([
+    ["mysql://root@localhost/charter"],
+    ["not a url"],
+    ["postgresql://"],
+    ["file:///tmp/x"],
+  ])("rejects DATABASE_URL=%s with a message naming the variable", (value) => {
+    expect(() => parseEnv({ DATABASE_URL: value })).toThrow(EnvError);
+    expect(() => parseEnv({ DATABASE_URL: value })).toThrow(/^DATABASE_URL: must be a postgresql:\/\//);
+  });
+
+  it("names every bad variable, one per line", () => {
+    try {
+      parseEnv({ DATABASE_URL: "nope", BETTER_AUTH_SECRET: "short", BETTER_AUTH_URL: "ftp://x", CHARTER_ADMIN_EMAIL: "me" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      const lines = (error as EnvError).message.split("\n");
+      expect(lines.map((l) => l.split(":")[0])).toEqual(["DATABASE_URL", "BETTER_AUTH_SECRET", "BETTER_AUTH_URL", "CHARTER_ADMIN_EMAIL"]);
+    }
+  });
+
+  it("trims a trailing slash from the base URL", () => {
+    expect(baseUrl(parseEnv({ BETTER_AUTH_URL: "https://charter.example.com/" }))).toBe("https://charter.example.com");
+  });
+});
