@@ -10,7 +10,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-cli-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function charter(args: string[]) {
-  const env = { ...process.env, CHARTER_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   return spawnSync(process.execPath, [BIN, ...args], { env, encoding: "utf8", timeout: 120_000 });
 }

@@ -8,14 +8,13 @@
 // but the stock adapters get wrong when used for migrations.
 
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 
+import { openDataDir } from "./pglite-dir.mjs";
 import { parseDatabaseTarget } from "./url.mjs";
 
 /** Prefix of the throwaway shadow databases created on a PostgreSQL server (same as Prisma's). */
@@ -95,7 +94,7 @@ async function openPgAdapter(config, schema, onDispose) {
     try {
       await pool.query(script);
     } catch (error) {
-      adapter.onError(error); // throws a DriverAdapterError the engine understands
+      adapter.onError(error); // throws the DriverAdapterError the engine understands
     }
   };
 
@@ -192,7 +191,7 @@ async function openPGliteAdapter(db, closeOnDispose) {
     try {
       await db.exec(script);
     } catch (error) {
-      adapter.onError(error);
+      adapter.onError(error); // throws the DriverAdapterError the engine understands
     }
   };
   if (closeOnDispose) adapter.dispose = () => db.close();
@@ -210,6 +209,8 @@ class PGliteAdapterFactory {
     this.log = log;
     /** @type {Promise<PGlite> | undefined} */
     this.db = undefined;
+    /** @type {Promise<File | Blob> | undefined} a dump of a blank PGlite, for shadow databases */
+    this.blankSnapshot = undefined;
   }
 
   /**
@@ -220,13 +221,10 @@ class PGliteAdapterFactory {
    * corrupt it.
    */
   database() {
-    this.db ??= (async () => {
-      mkdirSync(path.dirname(this.dir), { recursive: true });
-      const db = new PGlite(this.dir);
-      await db.waitReady;
+    this.db ??= openDataDir(this.dir, this.log).then((db) => {
       this.log("INFO", `opened PGlite data directory ${this.dir}`);
       return db;
-    })();
+    });
     return this.db;
   }
 
@@ -238,7 +236,18 @@ class PGliteAdapterFactory {
   async connectToShadowDb() {
     if (this.shadowTarget) return openAdapter(this.shadowTarget, this.log);
     // A fresh in-memory PGlite is an empty PostgreSQL of the same version.
-    const shadow = new PGlite();
+    // Initialising one (initdb) takes ~2 s and `migrate dev` asks for up to
+    // four shadow databases, so the first one is snapshotted before use and
+    // later ones are loaded from that snapshot (~0.5 s).
+    let shadow;
+    if (this.blankSnapshot) {
+      shadow = new PGlite({ loadDataDir: await this.blankSnapshot });
+    } else {
+      shadow = new PGlite();
+      this.blankSnapshot = shadow.waitReady.then(() => shadow.dumpDataDir("none"));
+      this.blankSnapshot.catch(() => (this.blankSnapshot = undefined));
+      await this.blankSnapshot;
+    }
     await shadow.waitReady;
     return openPGliteAdapter(shadow, true);
   }
@@ -254,10 +263,7 @@ class PGliteAdapterFactory {
 async function openAdapter(target, log) {
   if (target.kind === "postgres") return openPgAdapter(poolConfig(target), target.schema);
   log("INFO", `opening shadow PGlite data directory ${target.dir}`);
-  mkdirSync(path.dirname(target.dir), { recursive: true });
-  const db = new PGlite(target.dir);
-  await db.waitReady;
-  return openPGliteAdapter(db, true);
+  return openPGliteAdapter(await openDataDir(target.dir, log), true);
 }
 
 /** Stand-in for when the CLI started the engine without a datasource. */

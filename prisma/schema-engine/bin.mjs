@@ -20,7 +20,7 @@ import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-util
 
 import { createAdapterFactory } from "./adapters.mjs";
 import { createSchemaEngine, enginesHash } from "./engine.mjs";
-import { UserFacingError, runOneShot } from "./oneshot.mjs";
+import { UserFacingError, cliCommand, runOneShot } from "./oneshot.mjs";
 import { parseDatabaseTarget } from "./url.mjs";
 
 const DEBUG = /^(1|true|yes)$/i.test(process.env.CHARTER_SCHEMA_ENGINE_DEBUG ?? "");
@@ -176,9 +176,12 @@ async function serve(args) {
     // Not implemented by the wasm engine.
     async createDatabase(_engine, params) {
       const url = params?.datasource?.url ?? args.datasource?.url;
-      const code = await runOneShot("create-database", { url }, log);
-      if (code !== 0) throw new Error("Could not create the database, see the log above");
       const target = parseDatabaseTarget(url);
+      if (target.kind === "embedded" && factory.dir === target.dir) {
+        await factory.database(); // opening the directory creates it
+        return { databaseName: target.dir };
+      }
+      await cliCommand("create-database", url, log);
       return { databaseName: target.kind === "postgres" ? target.config.database : target.dir };
     },
   };

@@ -4,13 +4,13 @@
 // create it when it does not. They exit 0 on success; on failure they log an
 // ERROR line with an `error_code` to stderr and exit 1, which the CLI parses.
 
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 
 import pg from "pg";
-import { PGlite } from "@electric-sql/pglite";
 
 import { poolConfig } from "./adapters.mjs";
+import { lockDataDir, openDataDir } from "./pglite-dir.mjs";
 import { parseDatabaseTarget } from "./url.mjs";
 
 /** An error carrying one of Prisma's P1xxx codes. */
@@ -89,7 +89,7 @@ async function canConnect(target) {
   }
 }
 
-async function createDatabase(target) {
+async function createDatabase(target, log) {
   if (target.kind === "postgres") {
     const { database } = target.config;
     // Connect to the maintenance database, as the native engine does.
@@ -103,14 +103,12 @@ async function createDatabase(target) {
     });
     return database;
   }
-  mkdirSync(path.dirname(target.dir), { recursive: true });
-  const db = new PGlite(target.dir); // initialises the directory
-  await db.waitReady;
+  const db = await openDataDir(target.dir, log); // initialises the directory
   await db.close();
   return path.basename(target.dir);
 }
 
-async function dropDatabase(target) {
+async function dropDatabase(target, log) {
   if (target.kind === "postgres") {
     const { database } = target.config;
     const maintenance = database === "postgres" ? "template1" : "postgres";
@@ -119,39 +117,57 @@ async function dropDatabase(target) {
     );
     return;
   }
-  if (isDataDir(target.dir)) rmSync(target.dir, { recursive: true, force: true });
+  if (!isDataDir(target.dir)) return;
+  const release = await lockDataDir(target.dir, log);
+  try {
+    rmSync(target.dir, { recursive: true, force: true });
+  } finally {
+    release();
+  }
 }
 
 /**
- * Runs one `cli <command>` and returns the process exit code.
+ * Runs one `cli <command>` against a datasource URL; throws on failure.
+ *
+ * @param {string} command
+ * @param {string | undefined} url
+ * @param {(level: string, message: string, fields?: object) => void} log
+ */
+export async function cliCommand(command, url, log) {
+  if (!url) throw new Error("`cli` commands need --datasource with a url");
+  const target = parseDatabaseTarget(url);
+  switch (command) {
+    case "can-connect-to-database":
+      await canConnect(target);
+      log("INFO", "Connection successful");
+      return;
+    case "create-database":
+      log("INFO", `Database '${await createDatabase(target, log)}' was successfully created.`);
+      return;
+    case "drop-database":
+      await dropDatabase(target, log);
+      log("INFO", "The database was successfully dropped.");
+      return;
+    default:
+      throw new Error(`Unknown cli command: ${command}`);
+  }
+}
+
+/**
+ * Runs one `cli <command>` as the process's whole job and returns its exit code.
  *
  * @param {string} command
  * @param {{ url?: string } | undefined} datasource
- * @param {(level: string, message: string, fields?: object) => void} log
+ * @param {(level: string, message: string, fields?: object, target?: string) => void} log
  */
 export async function runOneShot(command, datasource, log) {
   try {
-    if (!datasource?.url) throw new Error("`cli` commands need --datasource with a url");
-    const target = parseDatabaseTarget(datasource.url);
-    switch (command) {
-      case "can-connect-to-database":
-        await canConnect(target);
-        log("INFO", "Connection successful");
-        return 0;
-      case "create-database":
-        log("INFO", `Database '${await createDatabase(target)}' was successfully created.`);
-        return 0;
-      case "drop-database":
-        await dropDatabase(target);
-        log("INFO", "The database was successfully dropped.");
-        return 0;
-      default:
-        throw new Error(`Unknown cli command: ${command}`);
-    }
+    await cliCommand(command, datasource?.url, log);
+    return 0;
   } catch (error) {
     // The CLI looks for this exact shape: level ERROR, target
     // schema_engine::logger, fields.error_code + fields.message.
-    log("ERROR", error.message, error.code?.startsWith?.("P") ? { error_code: error.code } : {}, "schema_engine::logger");
+    log("ERROR", error.message, error instanceof UserFacingError ? { error_code: error.code } : {}, "schema_engine::logger");
     return 1;
   }
 }
