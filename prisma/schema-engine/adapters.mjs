@@ -10,6 +10,7 @@
 import { randomUUID } from "node:crypto";
 
 import pg from "pg";
+import { ColumnTypeEnum } from "@prisma/driver-adapter-utils";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -130,8 +131,8 @@ class PostgresAdapterFactory {
   }
 
   async connectToShadowDb() {
-    // An explicit shadowDatabaseUrl (prisma.config.ts) is used as is.
-    if (this.shadowTarget) return openAdapter(this.shadowTarget, this.log);
+    // An explicit shadowDatabaseUrl (prisma.config.ts) is used instead, emptied.
+    if (this.shadowTarget) return openExternalShadow(this.shadowTarget, this.log);
 
     // Otherwise create a throwaway database on the same server, named with the
     // same prefix Prisma's own engine uses so leftovers are recognisable.
@@ -214,11 +215,10 @@ class PGliteAdapterFactory {
   }
 
   /**
-   * The data directory is opened once, lazily (a new directory takes seconds
-   * to initialise, and commands like `migrate diff --from-empty` never need
-   * it), and shared by every adapter the engine asks for: PGlite is
+   * The data directory is opened (and created, if missing) once, on first
+   * use, and shared by every adapter the engine asks for: PGlite is
    * single-connection, and a second instance on the same directory would
-   * corrupt it.
+   * corrupt it. It stays open until close().
    */
   database() {
     this.db ??= openDataDir(this.dir, this.log).then((db) => {
@@ -234,7 +234,7 @@ class PGliteAdapterFactory {
   }
 
   async connectToShadowDb() {
-    if (this.shadowTarget) return openAdapter(this.shadowTarget, this.log);
+    if (this.shadowTarget) return openExternalShadow(this.shadowTarget, this.log);
     // A fresh in-memory PGlite is an empty PostgreSQL of the same version.
     // Initialising one (initdb) takes ~2 s and `migrate dev` asks for up to
     // four shadow databases, so the first one is snapshotted before use and
@@ -259,26 +259,83 @@ class PGliteAdapterFactory {
   }
 }
 
-/** Opens a standalone adapter on a target (used for an explicit shadowDatabaseUrl). */
-async function openAdapter(target, log) {
-  if (target.kind === "postgres") return openPgAdapter(poolConfig(target), target.schema);
-  log("INFO", `opening shadow PGlite data directory ${target.dir}`);
-  return openPGliteAdapter(await openDataDir(target.dir, log), true);
+// Empties a database: drops every user schema with its contents, then
+// recreates `public`.
+const RESET_SCRIPT = `DO $$
+DECLARE s text;
+BEGIN
+  FOR s IN SELECT nspname FROM pg_namespace
+           WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema' LOOP
+    EXECUTE format('DROP SCHEMA %I CASCADE', s);
+  END LOOP;
+  CREATE SCHEMA public;
+END
+$$;`;
+
+/**
+ * Opens an explicit shadow database (datasource.shadowDatabaseUrl), emptied
+ * first: the engine uses the shadow database several times per command and,
+ * unlike the native engine, does not reset one it did not create.
+ */
+async function openExternalShadow(target, log) {
+  log("INFO", `resetting the shadow database ${target.kind === "postgres" ? target.config.database : target.dir}`);
+  const adapter =
+    target.kind === "postgres"
+      ? await openPgAdapter(poolConfig(target), target.schema)
+      : await openPGliteAdapter(await openDataDir(target.dir, log), true);
+  try {
+    await adapter.executeScript(RESET_SCRIPT);
+  } catch (error) {
+    await adapter.dispose();
+    throw error;
+  }
+  return adapter;
 }
 
-/** Stand-in for when the CLI started the engine without a datasource. */
-class NoDatasourceFactory {
-  provider = "postgres";
-  adapterName = "none";
+// The query the engine runs as soon as it is created, before any command.
+const STARTUP_QUERY = /^SELECT EXISTS\(SELECT 1 FROM pg_namespace WHERE nspname = \$1\), version\(\)/;
 
-  async connect() {
-    throw new Error(
-      "No datasource URL was given to the schema engine. Set datasource.url in prisma.config.ts (or DATABASE_URL).",
-    );
+/**
+ * A factory for commands that need no database: the engine insists on a
+ * connection when it is created (it runs STARTUP_QUERY), while e.g.
+ * `migrate diff --from-empty --to-schema x` never touches it afterwards. The
+ * native engine connects lazily and runs such commands without a database;
+ * with this factory so do we, and without creating an embedded directory as a
+ * side effect. Any other query fails with `reason`.
+ */
+export class OfflineAdapterFactory {
+  provider = "postgres";
+  adapterName = "offline";
+
+  constructor(reason) {
+    this.reason = reason;
   }
 
-  connectToShadowDb() {
-    return this.connect();
+  async connect() {
+    const fail = async () => {
+      throw new Error(this.reason);
+    };
+    return {
+      provider: "postgres",
+      adapterName: "offline",
+      getConnectionInfo: () => ({ supportsRelationJoins: true }),
+      queryRaw: async (query) => {
+        if (!STARTUP_QUERY.test(query.sql)) return fail();
+        return {
+          columnNames: ["exists", "version", "numeric_version"],
+          columnTypes: [ColumnTypeEnum.Boolean, ColumnTypeEnum.Text, ColumnTypeEnum.Int32],
+          rows: [[true, "PostgreSQL 16.0 (no database connection)", 160000]],
+        };
+      },
+      executeRaw: fail,
+      executeScript: fail,
+      startTransaction: fail,
+      dispose: async () => {},
+    };
+  }
+
+  async connectToShadowDb() {
+    throw new Error(this.reason);
   }
 
   async close() {}
@@ -291,7 +348,11 @@ class NoDatasourceFactory {
  * @param {(level: string, message: string) => void} log
  */
 export function createAdapterFactory(datasource, log) {
-  if (!datasource?.url) return new NoDatasourceFactory();
+  if (!datasource?.url) {
+    return new OfflineAdapterFactory(
+      "No datasource URL was given to the schema engine. Set datasource.url in prisma.config.ts (or DATABASE_URL).",
+    );
+  }
   const target = parseDatabaseTarget(datasource.url);
   const shadowTarget = datasource.shadowDatabaseUrl ? parseDatabaseTarget(datasource.shadowDatabaseUrl) : undefined;
   return target.kind === "postgres"

@@ -18,8 +18,8 @@ import readline from "node:readline";
 
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 
-import { createAdapterFactory } from "./adapters.mjs";
-import { createSchemaEngine, enginesHash } from "./engine.mjs";
+import { OfflineAdapterFactory, createAdapterFactory } from "./adapters.mjs";
+import { createSchemaEngine, enginesHash, takePanicMessage } from "./engine.mjs";
 import { UserFacingError, cliCommand, runOneShot } from "./oneshot.mjs";
 import { parseDatabaseTarget } from "./url.mjs";
 
@@ -86,21 +86,26 @@ function isWasmPanic(error) {
  */
 function toRpcError(error, registry) {
   // A JavaScript error thrown inside a driver adapter reaches the engine as a
-  // registry id; the engine's error then only says "GenericJs". Recover the
-  // original error, which is far more useful (e.g. ECONNREFUSED).
-  const id = /GenericJs[^0-9]*(\d+)/.exec(String(error?.message))?.[1];
+  // registry id; the engine's error then only says "External error id#N".
+  // Recover the original error, which says what actually went wrong.
+  const id = /(?:GenericJs|External error id)\D{0,8}(\d+)/.exec(String(error?.message))?.[1];
   const original = id === undefined ? undefined : registry?.consumeError(Number(id))?.error;
   const source = original ?? error;
   const panic = isWasmPanic(error);
   const data = {
     is_panic: panic,
-    message: String(source?.message ?? source),
+    message: (panic && takePanicMessage()) || String(source?.message ?? source),
     backtrace: source?.stack ?? null,
   };
   const code = source?.code;
   if (typeof code === "string" && /^P\d{4}$/.test(code)) data.error_code = code;
   if (source?.meta !== undefined) data.meta = source.meta;
   return { code: ENGINE_ERROR, message: "An error happened. Check the data field for details.", data };
+}
+
+/** Diff sources that are computed without a database (the others need one, or a shadow database). */
+function isDatabaseFreeDiffTarget(target) {
+  return target?.tag === "empty" || target?.tag === "schemaDatamodel";
 }
 
 const NO_SHADOW_FACTORY = "shadow DB must be provided through an external factory";
@@ -113,13 +118,13 @@ const NO_SHADOW_FACTORY = "shadow DB must be provided through an external factor
  * themselves: they read "the schema after all migrations" from a cache that
  * diagnoseMigrationHistory/devDiagnostic fills, and that cache only holds the
  * migrations that were *applied* when devDiagnostic ran. So when `migrate dev`
- * first applies pending migrations (always the case on a brand-new database),
- * the lookup misses and the engine fails with "PostgreSQL shadow DB must be
- * provided through an external factory" (the native engine would create a
- * shadow database on its own there). On that error, run diagnoseMigrationHistory
- * again, which now that everything is applied replays the full migrations
- * directory into a shadow database (through our factory) and caches it, then
- * retry once.
+ * first applies pending migrations (e.g. on a brand-new database with an
+ * existing migrations directory), the lookup misses and the engine fails with
+ * "PostgreSQL shadow DB must be provided through an external factory" (the
+ * native engine would create a shadow database on its own there). On that
+ * error, run diagnoseMigrationHistory again: now that everything is applied,
+ * it replays the whole migrations directory into a shadow database (through
+ * our factory) and caches the result. Then retry once.
  */
 async function withMigrationSchema(engine, params, run) {
   try {
@@ -137,15 +142,28 @@ async function withMigrationSchema(engine, params, run) {
 }
 
 async function serve(args) {
-  const datamodels = args.datamodels.map((file) => [file, readFileSync(file, "utf8")]);
+  const files = args.datamodels.map((file) => [file, readFileSync(file, "utf8")]);
+  const datamodels = files.length > 0 ? files : undefined;
   const factory = createAdapterFactory(args.datasource, log);
-  const bound = bindMigrationAwareSqlAdapterFactory(factory);
   const debug = (line) => {
     // The engine's tracing output is already a JSON log line.
     if (DEBUG) process.stderr.write(line.endsWith("\n") ? line : line + "\n");
   };
-  const enginePromise = createSchemaEngine(datamodels.length > 0 ? datamodels : undefined, bound, debug);
-  enginePromise.catch(() => {}); // reported on the first request
+
+  // Engines are created on first use (the engine connects as soon as it is
+  // created). Requests that need no database get one on an offline adapter.
+  const engines = new Map();
+  function engineFor(method, params) {
+    const offline = method === "diff" && [params?.from, params?.to].every(isDatabaseFreeDiffTarget);
+    const key = offline ? "offline" : "database";
+    if (!engines.has(key)) {
+      const bound = bindMigrationAwareSqlAdapterFactory(
+        offline ? new OfflineAdapterFactory("this command ran without a database connection") : factory,
+      );
+      engines.set(key, { bound, engine: createSchemaEngine(datamodels, bound, debug) });
+    }
+    return engines.get(key);
+  }
 
   /** Requests we sent to the CLI (print), waiting for its reply. */
   const outgoing = new Map();
@@ -159,8 +177,10 @@ async function serve(args) {
   }
 
   const handlers = {
-    // The native method name; the wasm engine calls it `version`.
-    getDatabaseVersion: (engine, params) => engine.version(params),
+    // The native method name; the wasm engine calls it `version`. It always
+    // reports the adapter's database; a params object without a datasource
+    // would fail deserialisation.
+    getDatabaseVersion: (engine, params) => engine.version(params?.datasource ? params : undefined),
 
     // The wasm engine returns the diff as `stdout`; the native engine instead
     // sends it to the CLI as a `print` request, and the CLI prints only those.
@@ -186,8 +206,16 @@ async function serve(args) {
     },
   };
 
+  // Requests run one at a time, in order, like the native engine.
+  let queue = Promise.resolve();
+  /** The id of the request being handled, if any. */
+  let current;
+  let shuttingDown = false;
+
   async function handle(message) {
     const { id, method, params } = message;
+    current = id;
+    const { bound, engine: enginePromise } = engineFor(method, params);
     try {
       const engine = await enginePromise;
       let result;
@@ -207,32 +235,50 @@ async function serve(args) {
       send({ id, error: rpcError });
       if (rpcError.data.is_panic) {
         // The wasm instance is unusable after a panic; the native engine exits 101.
-        await shutdown(101);
+        void shutdown(101, { drain: false });
       }
+    } finally {
+      current = undefined;
     }
   }
 
-  // Requests run one at a time, in order, like the native engine.
-  let queue = Promise.resolve();
-  let shuttingDown = false;
+  /** Set when the engine must not be used any more; shutdown() then stops waiting for requests. */
+  let abandon;
+  const abandoned = new Promise((resolve) => (abandon = resolve));
+  let exitCode;
 
-  async function shutdown(code) {
+  /**
+   * Closes the database (PGlite and pg pools keep Node alive until closed;
+   * PGlite also holds its directory lock) and exits. With `drain`, requests
+   * already received are answered first.
+   */
+  async function shutdown(code, { drain = true } = {}) {
+    if (!exitCode) exitCode = code; // a failure code wins over a clean exit
+    if (!drain) abandon();
     if (shuttingDown) return;
     shuttingDown = true;
-    // Never hang: PGlite and pg pools keep Node alive until closed.
-    setTimeout(() => process.exit(code), 10_000).unref();
-    await queue.catch(() => {});
+    setTimeout(() => process.exit(exitCode), 10_000).unref(); // never hang
+    await Promise.race([queue.catch(() => {}), abandoned]);
     try {
       await factory.close();
     } catch (error) {
       log("WARN", `error while closing the database: ${error.message}`);
     }
-    process.exit(code);
+    process.exit(exitCode);
   }
+
+  // The wasm engine reports a malformed request (e.g. a missing field) by
+  // throwing from a microtask, outside the promise we await, and that request
+  // never completes: answer it with the error and exit.
+  onFatalError = (error) => {
+    log("ERROR", String(error?.message ?? error), { backtrace: error?.stack });
+    if (current !== undefined) send({ id: current, error: toRpcError(error) });
+    void shutdown(1, { drain: false });
+  };
 
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on("line", (line) => {
-    if (!line.trim()) return;
+    if (shuttingDown || !line.trim()) return;
     let message;
     try {
       message = JSON.parse(line);
@@ -281,6 +327,12 @@ async function main() {
   await serve(args);
 }
 
+/** Set by serve(); logs in the format the CLI reads (it shows the last ERROR line when the engine exits 1). */
+let onFatalError = (error) => {
+  log("ERROR", String(error?.message ?? error), { backtrace: error?.stack });
+  process.exit(1);
+};
+process.on("uncaughtException", (error) => onFatalError(error));
 process.on("unhandledRejection", (error) => {
   log("ERROR", `unhandled rejection: ${error?.stack ?? error}`);
 });

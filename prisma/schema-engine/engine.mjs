@@ -13,12 +13,28 @@ const require = createRequire(import.meta.url);
 
 let runtime;
 
+// The engine's Rust panic hook hands the panic message to this global before
+// the wasm traps with a bare "unreachable"; keep it so errors can say why.
+let lastPanicMessage;
+globalThis.PRISMA_WASM_PANIC_REGISTRY ??= {
+  set_message(message) {
+    lastPanicMessage = message;
+  },
+};
+
+/** The message of the last Rust panic inside the engine, if any. */
+export function takePanicMessage() {
+  const message = lastPanicMessage;
+  lastPanicMessage = undefined;
+  return message;
+}
+
 async function loadRuntime() {
   if (runtime) return runtime;
   const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
   const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
-  const module = new WebAssembly.Module(readFileSync(wasmPath));
-  const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": glue });
+  const wasmModule = new WebAssembly.Module(readFileSync(wasmPath));
+  const instance = new WebAssembly.Instance(wasmModule, { "./schema_engine_bg.js": glue });
   glue.__wbg_set_wasm(instance.exports);
   instance.exports.__wbindgen_start();
   runtime = glue;

@@ -8,20 +8,21 @@
 //
 //   file:///absolute/path/to/pglite     -> { kind: "embedded", dir }
 //
-// A `file:` URL names an embedded PGlite data directory. Prisma's CLI passes
-// the datasource URL through to the schema engine without validating it
-// against the schema's `provider = "postgresql"` (only the engine does, and
-// this stand-in is the engine), so `file:` is accepted on every CLI path we
-// use. It reads naturally ("a database in a file"), and a stock native
-// schema-engine given such a URL fails with a clear "must start with the
-// protocol `postgresql://`" error instead of connecting somewhere else.
+// A `file:` URL names an embedded PGlite data directory. The Prisma CLI hands
+// the datasource URL to the schema engine without checking it against the
+// schema's `provider = "postgresql"` (it only parses it to print "Datasource
+// db: ... at file:///..."), and this stand-in is the engine, so `file:` works
+// on every CLI path. Unlike a marker inside a postgresql:// URL, it cannot be
+// mistaken for a server address by anything else that reads DATABASE_URL.
+// Relative `file:` paths are rejected: the CLI starts engines in different
+// working directories.
 
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
  * @typedef {{ host: string, port: number, user: string | undefined,
- *             password: string | undefined, database: string | undefined }} PgConfig
+ *             password: string | undefined, database: string }} PgConfig
  * @typedef {{ kind: "postgres", config: PgConfig, schema?: string, ssl?: boolean | object }
  *         | { kind: "embedded", dir: string }} DatabaseTarget
  */
@@ -33,7 +34,7 @@ export function redactUrl(url) {
 
 function invalid(url, reason) {
   return new Error(
-    `DATABASE_URL is not a valid postgresql:// URL: ${redactUrl(url)}${reason ? ` (${reason})` : ""}. ` +
+    `DATABASE_URL is not a valid postgresql:// URL: ${redactUrl(url) || "(empty)"}${reason ? ` (${reason})` : ""}. ` +
       "Use postgresql://user:password@host:port/database, or a file:///absolute/path URL for an embedded PGlite directory.",
   );
 }
@@ -54,7 +55,7 @@ function decode(component, url, what) {
  */
 export function parseDatabaseTarget(url) {
   if (typeof url !== "string" || url.trim() === "") {
-    throw invalid(String(url ?? ""), "it is empty");
+    throw invalid("");
   }
   let parsed;
   try {
@@ -64,6 +65,10 @@ export function parseDatabaseTarget(url) {
   }
 
   if (parsed.protocol === "file:") {
+    // WHATWG URL parsing would silently turn `file:./x` into `/x`.
+    if (!/^file:\//i.test(url.trim())) {
+      throw invalid(url, "a file: URL needs an absolute path, e.g. file:///var/lib/charter/pglite");
+    }
     if (parsed.host !== "" && parsed.host !== "localhost") {
       throw invalid(url, "a file: URL must name a local absolute path, e.g. file:///var/lib/charter/pglite");
     }
@@ -103,7 +108,7 @@ export function parseDatabaseTarget(url) {
       port,
       user: parsed.username ? decode(parsed.username, url, "user name") : undefined,
       password: parsed.password ? decode(parsed.password, url, "password") : undefined,
-      // Prisma (like libpq) defaults the database to "postgres" when the path is empty.
+      // Prisma defaults the database to "postgres" when the path is empty.
       database: database || "postgres",
     },
   };
@@ -111,11 +116,10 @@ export function parseDatabaseTarget(url) {
   const schema = params.get("schema");
   if (schema) target.schema = schema;
 
+  // pg cannot fall back from TLS to plain, so prefer/allow mean plain here.
   const sslmode = params.get("sslmode");
-  if (sslmode && sslmode !== "disable") {
-    // verify-ca / verify-full check the certificate; require / prefer / allow only encrypt.
-    target.ssl = sslmode.startsWith("verify") ? true : { rejectUnauthorized: false };
-  }
+  if (sslmode === "require") target.ssl = { rejectUnauthorized: false }; // encrypt, trust any certificate
+  if (sslmode === "verify-ca" || sslmode === "verify-full") target.ssl = true;
   return target;
 }
 
