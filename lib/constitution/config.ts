@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/**
+ * The store's settings, like seed 001's ConstitutionStoreConfig: every field has a
+ * default, so `{}` is a whole config. Unknown fields are rejected.
+ */
+export const constitutionStoreConfigSchema = z.strictObject({
+  /** Use the LLM prefilter and domain agents (needs an LlmPort); otherwise the lexical path. */
+  use_llm_matching: z.boolean().default(false),
+  /** Narrow domains before ranking principles (two-stage retrieval). */
+  use_domain_prefilter: z.boolean().default(true),
+  /** The most domains a prompt is matched to. */
+  max_prefilter_domains: z.number().int().min(1).max(50).default(3),
+  /** How many lexically ranked domains the LLM prefilter is shown (the lexical first stage). */
+  prefilter_candidates: z.number().int().min(1).max(100).default(20),
+  /** Domain agents run at most this many at once (env CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS). */
+  max_parallel_agents: z.number().int().min(1).max(32).default(2),
+  /** Enhanced agents return principles with confidences; legacy ones return ids only. */
+  use_enhanced_retrieval: z.boolean().default(true),
+  /** LLM-picked principles below this confidence are dropped. */
+  confidence_threshold: z.number().min(0).max(1).default(0.5),
+  /** Lexically detected domains below this confidence are dropped. */
+  lexical_min_confidence: z.number().min(0).max(1).default(0.2),
+  /** Lexically detected domains scoring below this share of the best domain's score are dropped. */
+  lexical_relative_cutoff: z.number().min(0).max(1).default(0.2),
+  /** Principles retrieved per prompt, unless a call says otherwise. */
+  top_k: z.number().int().min(1).max(200).default(10),
+  prefilter_model: z.string().min(1).default("gpt-4o-mini"),
+  agent_model: z.string().min(1).default("gpt-4o-mini"),
+  /** Each LLM call is abandoned after this long, and the lexical result is used. */
+  llm_timeout_ms: z.number().int().min(100).max(300_000).default(15_000),
+  /** Prefilter results kept per keyword map (least recently used dropped first). */
+  prefilter_cache_size: z.number().int().min(0).max(100_000).default(512),
+});
+
+export type ConstitutionStoreConfig = z.output<typeof constitutionStoreConfigSchema>;
+export type ConstitutionStoreConfigInput = z.input<typeof constitutionStoreConfigSchema>;
+
+/** A whole config from a partial one; throws a ZodError naming any bad field. */
+export function storeConfig(input: ConstitutionStoreConfigInput = {}): ConstitutionStoreConfig {
+  return constitutionStoreConfigSchema.parse(input);
+}

@@ -1,0 +1,188 @@
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import type { z } from "zod";
+import {
+  CORE_FILE,
+  coreFileSchema,
+  domainNameSchema,
+  OVERLAYS_DIR,
+  overlayInputSchema,
+  type Constitution,
+  type ConstitutionIssue,
+  type Overlay,
+  type Principle,
+} from "./schema";
+
+/** A constitution file: its path relative to the constitution directory, and its text. */
+export type ConstitutionFile = { path: string; text: string };
+
+export type ParseResult = { ok: true; constitution: Constitution } | { ok: false; issues: ConstitutionIssue[] };
+
+type Located = { file: string; doc: Document; lines: LineCounter };
+type PathItem = string | number;
+
+const OVERLAY_PATH = new RegExp(`^${OVERLAYS_DIR}/([^/]+)\\.ya?ml$`);
+
+function position(src: Located, offset: number): { line: number; column: number } {
+  const { line, col } = src.lines.linePos(offset);
+  return { line, column: col };
+}
+
+/** Formats a path like `principles[2].priority`. */
+export function fieldName(path: readonly PathItem[]): string {
+  let out = "";
+  for (const item of path) out += typeof item === "number" ? `[${item}]` : out ? `.${item}` : item;
+  return out || "(file)";
+}
+
+/** The offset of the node at `path`, or of its nearest existing ancestor; `key: true` points at a map key. */
+function offsetOf(src: Located, path: readonly PathItem[], key = false): number {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const prefix = path.slice(0, depth);
+    if (key && depth === path.length && depth > 0) {
+      const parent = src.doc.getIn(prefix.slice(0, -1), true);
+      if (isMap(parent)) {
+        const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(prefix.at(-1)));
+        if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
+      }
+      continue;
+    }
+    const node = depth === 0 ? src.doc.contents : src.doc.getIn(prefix, true);
+    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+    if (range) return range[0];
+  }
+  return 0;
+}
+
+function issueAt(src: Located, path: readonly PathItem[], reason: string, key = false): ConstitutionIssue {
+  return { file: src.file, ...position(src, offsetOf(src, path, key)), field: fieldName(path), reason };
+}
+
+function zodIssues(src: Located, error: z.ZodError): ConstitutionIssue[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.filter((p): p is PathItem => typeof p === "string" || typeof p === "number");
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((k) => issueAt(src, [...path, k], "is not a known field", true));
+    }
+    const reason = issue.code === "invalid_type" && /received undefined/.test(issue.message) ? "is required" : issue.message;
+    return [issueAt(src, path, reason)];
+  });
+}
+
+/** Reads one YAML file; YAML syntax errors become issues with their positions. */
+function readYaml(file: ConstitutionFile): { src: Located; value: unknown; issues: ConstitutionIssue[] } {
+  const lines = new LineCounter();
+  const doc = parseDocument(file.text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const src = { file: file.path, doc, lines };
+  const issues = doc.errors.map((error) => {
+    const at = error.linePos?.[0] ?? { line: 1, col: 1 };
+    return { file: file.path, line: at.line, column: at.col, field: "(yaml)", reason: error.message.split("\n")[0] ?? "invalid YAML" };
+  });
+  if (issues.length) return { src, value: undefined, issues };
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) return { src, value, issues: [{ file: file.path, line: 1, column: 1, field: "(file)", reason: "the file is empty" }] };
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return { src, value, issues: [issueAt(src, [], "the file must be a mapping (key: value pairs), not a list or a single value")] };
+  }
+  return { src, value, issues: [] };
+}
+
+/**
+ * Parses a constitution from its files, purely. Yields the whole constitution or
+ * every problem found, each located as `file:line:column: field: reason`; never a
+ * partial constitution (seed 001: fail fast, no partial constitution).
+ */
+export function parseConstitution(files: readonly ConstitutionFile[]): ParseResult {
+  const issues: ConstitutionIssue[] = [];
+  const sources = new Map<string, Located>();
+  let core: { description?: string; principles: Principle[] } | undefined;
+  const overlays: Overlay[] = [];
+
+  for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
+    const read = readYaml(file);
+    sources.set(file.path, read.src);
+    if (read.issues.length) {
+      issues.push(...read.issues);
+      continue;
+    }
+    if (file.path === CORE_FILE) {
+      const parsed = coreFileSchema.safeParse(read.value);
+      if (!parsed.success) issues.push(...zodIssues(read.src, parsed.error));
+      else core = parsed.data;
+      continue;
+    }
+    const match = OVERLAY_PATH.exec(file.path);
+    if (!match?.[1]) {
+      issues.push({ file: file.path, line: 1, column: 1, field: "(file)", reason: `is not part of a constitution: use ${CORE_FILE} or ${OVERLAYS_DIR}/<domain>.yaml` });
+      continue;
+    }
+    const fileDomain = match[1];
+    if (!domainNameSchema.safeParse(fileDomain).success) {
+      issues.push({ file: file.path, line: 1, column: 1, field: "(file)", reason: `"${fileDomain}" is not a valid domain name: use lower-case letters, digits and underscores` });
+      continue;
+    }
+    const parsed = overlayInputSchema.safeParse(read.value);
+    if (!parsed.success) {
+      issues.push(...zodIssues(read.src, parsed.error));
+      continue;
+    }
+    if (parsed.data.domain !== undefined && parsed.data.domain !== fileDomain) {
+      issues.push(issueAt(read.src, ["domain"], `is "${parsed.data.domain}" but the file is ${file.path}: the domain must match the file name`));
+      continue;
+    }
+    parsed.data.additional_principles.forEach((p, i) => {
+      if (p.domain !== null && p.domain !== fileDomain) issues.push(issueAt(read.src, ["additional_principles", i, "domain"], `is "${p.domain}" but the principle belongs to the ${fileDomain} overlay`));
+    });
+    overlays.push({ ...parsed.data, domain: fileDomain, additional_principles: parsed.data.additional_principles.map((p) => ({ ...p, domain: fileDomain })) });
+  }
+
+  if (!files.some((f) => f.path === CORE_FILE)) issues.push({ file: CORE_FILE, line: 1, column: 1, field: "(file)", reason: "is missing: a constitution needs core principles" });
+  if (core) {
+    core.principles.forEach((p, i) => {
+      if (p.domain !== null) issues.push(issueAt(sources.get(CORE_FILE)!, ["principles", i, "domain"], "must be empty: core principles belong to no domain"));
+    });
+  }
+  issues.push(...crossFileIssues(core?.principles ?? [], overlays, sources));
+
+  if (issues.length || !core) return { ok: false, issues: sortIssues(issues) };
+  return {
+    ok: true,
+    constitution: {
+      ...(core.description ? { description: core.description } : {}),
+      core: core.principles,
+      overlays: Object.fromEntries(overlays.sort((a, b) => a.domain.localeCompare(b.domain)).map((o) => [o.domain, o])),
+    },
+  };
+}
+
+/** Duplicate ids anywhere, and priority overrides that name no principle. */
+function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<string, Located>): ConstitutionIssue[] {
+  const issues: ConstitutionIssue[] = [];
+  const firstSeen = new Map<string, string>();
+  const places: { file: string; path: PathItem[]; principle: Principle }[] = [
+    ...core.map((principle, i) => ({ file: CORE_FILE, path: ["principles", i, "id"], principle })),
+    ...overlays.flatMap((o) => o.additional_principles.map((principle, i) => ({ file: overlayFile(o.domain, sources), path: ["additional_principles", i, "id"], principle }))),
+  ];
+  for (const place of places) {
+    const src = sources.get(place.file)!;
+    const at = issueAt(src, place.path, "");
+    const first = firstSeen.get(place.principle.id);
+    if (first) issues.push({ ...at, reason: `"${place.principle.id}" is already defined at ${first}` });
+    else firstSeen.set(place.principle.id, `${at.file}:${at.line}:${at.column}`);
+  }
+  for (const overlay of overlays) {
+    const src = sources.get(overlayFile(overlay.domain, sources))!;
+    for (const id of Object.keys(overlay.priority_overrides)) {
+      if (!firstSeen.has(id)) issues.push(issueAt(src, ["priority_overrides", id], `names no principle: "${id}" is not defined in ${CORE_FILE} or any overlay`, true));
+    }
+  }
+  return issues;
+}
+
+function overlayFile(domain: string, sources: Map<string, Located>): string {
+  const yml = `${OVERLAYS_DIR}/${domain}.yml`;
+  return sources.has(yml) ? yml : `${OVERLAYS_DIR}/${domain}.yaml`;
+}
+
+function sortIssues(issues: ConstitutionIssue[]): ConstitutionIssue[] {
+  return issues.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+}

@@ -1,0 +1,98 @@
+/** Orchestration events the prefilter cache emits (seed 001). */
+export const CACHE_EVENTS = {
+  hit: "DOMAIN_PREFILTER_CACHE_HIT",
+  miss: "DOMAIN_PREFILTER_CACHE_MISS",
+  invalidated: "DOMAIN_PREFILTER_CACHE_INVALIDATED",
+} as const;
+
+export type CacheEventType = (typeof CACHE_EVENTS)[keyof typeof CACHE_EVENTS];
+export type OrchestrationEvent = { type: CacheEventType; run_id?: string; request_id?: string; fingerprint: string; detail?: Record<string, unknown> };
+export type RequestContext = { runId?: string; requestId?: string };
+
+/**
+ * The keyword map's canonical fingerprint: sorted domains, each with its sorted,
+ * de-duplicated, lower-cased keywords (seed 001), hashed (FNV-1a 64). Identical maps
+ * in any key or keyword order give the same fingerprint.
+ */
+export function keywordFingerprint(map: Readonly<Record<string, readonly string[]>>): string {
+  const canonical = Object.keys(map)
+    .sort()
+    .map((domain) => [domain, [...new Set((map[domain] ?? []).map((k) => k.trim().toLowerCase()))].sort()]);
+  return fnv1a64(JSON.stringify(canonical));
+}
+
+function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= BigInt(text.charCodeAt(i));
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, "0");
+}
+
+/**
+ * The prefilter's result cache. `setDomainKeywords` is idempotent: the cache is
+ * cleared only when the effective keyword map changes. Hits, misses and
+ * invalidations are reported as orchestration events when a run or request id is
+ * given, as the seed records them only with a persistence context.
+ */
+export class PrefilterCache<V> {
+  private entries = new Map<string, V>();
+  private fingerprint = "";
+  readonly counts = { hits: 0, misses: 0, invalidations: 0 };
+
+  constructor(
+    private readonly capacity: number,
+    private readonly emit: (event: OrchestrationEvent) => void = () => undefined,
+  ) {}
+
+  /** Sets the keyword map; returns true when it changed and the cache was cleared. */
+  setDomainKeywords(map: Readonly<Record<string, readonly string[]>>, ctx: RequestContext = {}): boolean {
+    const next = keywordFingerprint(map);
+    if (next === this.fingerprint) return false;
+    const hadMap = this.fingerprint !== "";
+    const dropped = this.entries.size;
+    this.entries.clear();
+    this.fingerprint = next;
+    if (hadMap) {
+      this.counts.invalidations++;
+      this.report(CACHE_EVENTS.invalidated, ctx, { dropped });
+    }
+    return true;
+  }
+
+  get(key: string, ctx: RequestContext = {}): V | undefined {
+    const value = this.entries.get(key);
+    if (value === undefined) {
+      this.counts.misses++;
+      this.report(CACHE_EVENTS.miss, ctx);
+      return undefined;
+    }
+    // Re-insert to keep the most recently used last.
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    this.counts.hits++;
+    this.report(CACHE_EVENTS.hit, ctx);
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    if (this.capacity === 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get currentFingerprint(): string {
+    return this.fingerprint;
+  }
+
+  private report(type: CacheEventType, ctx: RequestContext, detail?: Record<string, unknown>): void {
+    if (!ctx.runId && !ctx.requestId) return;
+    this.emit({ type, fingerprint: this.fingerprint, ...(ctx.runId ? { run_id: ctx.runId } : {}), ...(ctx.requestId ? { request_id: ctx.requestId } : {}), ...(detail ? { detail } : {}) });
+  }
+}

@@ -1,0 +1,252 @@
+import { parseWith } from "@/lib/json-reply";
+import { orderByPrecedence, type ResolvedPrinciple } from "./conflict";
+import { storeConfig, type ConstitutionStoreConfig, type ConstitutionStoreConfigInput } from "./config";
+import { LexicalIndex, type DomainHit } from "./lexical";
+import { agentMessages, agentReplySchema, prefilterMessages, prefilterReplySchema, readAgentReply, readPrefilterReply } from "./llm-prompts";
+import { LlmTimeoutError, type LlmPort } from "./llm-port";
+import { getConstitution } from "./overlay";
+import { PrefilterCache, type OrchestrationEvent, type RequestContext } from "./prefilter-cache";
+import type { Constitution } from "./schema";
+
+export type DetectedDomain = { domain: string; confidence: number; source: "lexical" | "llm" };
+export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "level" | "priority" | "domain"> & { confidence: number; source: "lexical" | "llm" };
+export type Fallback = { stage: "prefilter" | "domain_agent"; domain?: string; reason: string };
+
+export type DebugInfo = {
+  path: "lexical" | "llm";
+  prefilter_cache_status: "hit" | "miss" | "disabled";
+  domains_considered: string[];
+  lexical_domains: DomainHit[];
+  detected_domains: DetectedDomain[];
+  timings_ms: { prefilter: number; agents: number; total: number };
+  llm_calls: { prefilter: number; domain_agent: number };
+  fallbacks: Fallback[];
+  cache: { fingerprint: string; size: number; hits: number; misses: number; invalidations: number };
+  retrieval_openai_client_pooling: Record<string, { created: number; reused: number }>;
+};
+
+export type Retrieval = { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; debug: DebugInfo };
+
+type Deps = { llm?: LlmPort; onEvent?: (event: OrchestrationEvent) => void; now?: () => number };
+
+const CORE_AGENT = "core";
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/** Runs `tasks` with at most `limit` in flight; results keep the tasks' order. */
+async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof LlmTimeoutError) return `timeout: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The constitution store (seed 001's ConstitutionStore as a facade): overlay
+ * application, domain detection and principle retrieval over one constitution.
+ * The lexical path always runs (it is the prefilter's first stage and the
+ * fallback); with `use_llm_matching` and an LlmPort, a prefilter call picks the
+ * domains and one agent per domain picks principles, in parallel.
+ */
+export class ConstitutionStore {
+  readonly config: ConstitutionStoreConfig;
+  private readonly index: LexicalIndex;
+  private readonly cache: PrefilterCache<DetectedDomain[]>;
+  private readonly now: () => number;
+  private lastDebug: DebugInfo | null = null;
+
+  constructor(
+    readonly constitution: Constitution,
+    config: ConstitutionStoreConfigInput = {},
+    private readonly deps: Deps = {},
+  ) {
+    this.config = storeConfig(config);
+    this.index = new LexicalIndex(constitution);
+    this.now = deps.now ?? (() => performance.now());
+    this.cache = new PrefilterCache(this.config.prefilter_cache_size, deps.onEvent);
+    this.setDomainKeywords(Object.fromEntries(Object.values(constitution.overlays).map((o) => [o.domain, o.keywords])));
+  }
+
+  /** Sets the prefilter's keyword map; idempotent, clears the cache only when the map changes. */
+  setDomainKeywords(map: Readonly<Record<string, readonly string[]>>, ctx: RequestContext = {}): boolean {
+    return this.cache.setDomainKeywords(map, ctx);
+  }
+
+  /** The principles in force under the given domains, in precedence order (seed 001's get_constitution). */
+  getConstitution(domains: string | readonly string[] | null = []): ResolvedPrinciple[] {
+    return getConstitution(this.constitution, domains);
+  }
+
+  private get usesLlm(): boolean {
+    return this.config.use_llm_matching && this.deps.llm !== undefined;
+  }
+
+  /** The domains a prompt belongs to, best first (seed 001's detect_relevant_domains). */
+  async detectRelevantDomains(prompt: string, ctx: RequestContext = {}): Promise<DetectedDomain[]> {
+    return (await this.retrieve(prompt, { ...ctx, domainsOnly: true })).domains;
+  }
+
+  /** The principles relevant to a prompt, in precedence order (seed 001's get_relevant_principles). */
+  async getRelevantPrinciples(prompt: string, options: { topK?: number; domain?: string | null } & RequestContext = {}): Promise<Retrieval> {
+    return this.retrieve(prompt, options);
+  }
+
+  /** The debug info of the latest retrieval (seed 001's get_debug_info). */
+  getDebugInfo(): DebugInfo | null {
+    return this.lastDebug;
+  }
+
+  private async retrieve(prompt: string, options: { topK?: number; domain?: string | null; domainsOnly?: boolean } & RequestContext): Promise<Retrieval> {
+    const started = this.now();
+    const ctx = { runId: options.runId, requestId: options.requestId };
+    const fallbacks: Fallback[] = [];
+    const calls = { prefilter: 0, domain_agent: 0 };
+    const path = this.usesLlm ? "llm" : "lexical";
+    const candidates = this.index.detectDomains(prompt, { max: this.config.prefilter_candidates, minConfidence: 0 });
+    const floor = (candidates[0]?.score ?? 0) * this.config.lexical_relative_cutoff;
+    const lexicalDomains = candidates.filter((d) => d.confidence >= this.config.lexical_min_confidence && d.score >= floor).slice(0, this.config.max_prefilter_domains);
+
+    let cacheStatus: DebugInfo["prefilter_cache_status"] = "disabled";
+    let domains: DetectedDomain[];
+    if (options.domain) {
+      getConstitution(this.constitution, options.domain); // an unknown domain throws UnknownDomainError
+      domains = [{ domain: options.domain, confidence: 1, source: "lexical" }];
+    } else if (!this.config.use_domain_prefilter) {
+      domains = [];
+    } else {
+      const key = `${path}\u0000${this.config.max_prefilter_domains}\u0000${prompt}`;
+      const cached = this.cache.get(key, ctx);
+      cacheStatus = cached ? "hit" : "miss";
+      domains = cached ?? (await this.prefilter(prompt, candidates, lexicalDomains, ctx, fallbacks, calls));
+      if (!cached) this.cache.set(key, domains);
+    }
+    const prefilterDone = this.now();
+
+    let principles: RetrievedPrinciple[] = [];
+    if (!options.domainsOnly) {
+      const inForce = getConstitution(this.constitution, domains.map((d) => d.domain));
+      const picked = this.usesLlm ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls) : this.lexicalPick(prompt, inForce, domains);
+      const topK = options.topK ?? this.config.top_k;
+      const best = [...picked].sort((a, b) => b.confidence - a.confidence || a.principle.id.localeCompare(b.principle.id)).slice(0, topK);
+      const confidence = new Map(best.map((b) => [b.principle.id, b]));
+      principles = orderByPrecedence(best.map((b) => b.principle)).map((p) => ({
+        id: p.id,
+        title: p.title,
+        level: p.level,
+        priority: p.priority,
+        domain: p.domain,
+        confidence: confidence.get(p.id)!.confidence,
+        source: confidence.get(p.id)!.source,
+      }));
+    }
+    const finished = this.now();
+
+    const debug: DebugInfo = {
+      path,
+      prefilter_cache_status: cacheStatus,
+      domains_considered: (path === "llm" ? candidates : lexicalDomains).map((d) => d.domain),
+      lexical_domains: lexicalDomains,
+      detected_domains: domains,
+      timings_ms: { prefilter: round(prefilterDone - started), agents: round(finished - prefilterDone), total: round(finished - started) },
+      llm_calls: calls,
+      fallbacks,
+      cache: { fingerprint: this.cache.currentFingerprint, size: this.cache.size, ...this.cache.counts },
+      retrieval_openai_client_pooling: this.deps.llm?.poolingStats() ?? {},
+    };
+    this.lastDebug = debug;
+    return { domains, principles, debug };
+  }
+
+  private async prefilter(
+    prompt: string,
+    candidates: DomainHit[],
+    lexical: DomainHit[],
+    ctx: RequestContext,
+    fallbacks: Fallback[],
+    calls: { prefilter: number },
+  ): Promise<DetectedDomain[]> {
+    const fromLexical = lexical.map((d) => ({ domain: d.domain, confidence: d.confidence, source: "lexical" as const }));
+    const llm = this.deps.llm;
+    if (!this.usesLlm || !llm) return fromLexical;
+    // The lexical ranking orders the candidates; domains it did not match follow in name order.
+    const ranked = [...candidates.map((c) => c.domain), ...this.index.knownDomains().filter((d) => !candidates.some((c) => c.domain === d)).sort()];
+    const shown = ranked.slice(0, this.config.prefilter_candidates).map((d) => this.constitution.overlays[d]!);
+    calls.prefilter++;
+    try {
+      const reply = await llm.complete({
+        component: "prefilter",
+        model: this.config.prefilter_model,
+        messages: prefilterMessages(prompt, shown, this.config.max_prefilter_domains),
+        json: true,
+        timeoutMs: this.config.llm_timeout_ms,
+        ...ctx,
+      });
+      const parsed = parseWith(reply.text, prefilterReplySchema);
+      llm.recordParse?.({ component: "prefilter", ...ctx }, parsed.contract);
+      if (!parsed.ok) {
+        fallbacks.push({ stage: "prefilter", reason: `unparseable reply (${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")}): used the lexical domains` });
+        return fromLexical;
+      }
+      const known = new Set(shown.map((o) => o.domain));
+      return readPrefilterReply(parsed.value, known, this.config.max_prefilter_domains).map((d) => ({ ...d, source: "llm" as const }));
+    } catch (error) {
+      fallbacks.push({ stage: "prefilter", reason: `${reasonOf(error)}: used the lexical domains` });
+      return fromLexical;
+    }
+  }
+
+  private lexicalPick(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[]) {
+    const hits = domains.map((d) => ({ domain: d.domain, confidence: d.confidence, score: 0, matched_terms: [], penalized_by: [] }));
+    return this.index.rankPrinciples(prompt, inForce, hits).map((r) => ({ ...r, source: "lexical" as const }));
+  }
+
+  /** One agent for the core principles and one per detected domain, at most `max_parallel_agents` at a time. */
+  private async runAgents(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[], ctx: RequestContext, fallbacks: Fallback[], calls: { domain_agent: number }) {
+    const llm = this.deps.llm!;
+    const groups = [CORE_AGENT, ...domains.map((d) => d.domain)].map((name) => ({
+      name,
+      principles: inForce.filter((p) => (name === CORE_AGENT ? p.domain === null : p.domain === name)),
+    }));
+    const results = await pool(
+      groups.map((group) => async () => {
+        if (group.principles.length === 0) return [];
+        calls.domain_agent++;
+        const fallback = (reason: string) => {
+          fallbacks.push({ stage: "domain_agent", domain: group.name, reason: `${reason}: used the lexical ranking` });
+          return this.lexicalPick(prompt, group.principles, domains);
+        };
+        try {
+          const reply = await llm.complete({
+            component: "domain_agent",
+            model: this.config.agent_model,
+            messages: agentMessages(prompt, group.name, group.principles, this.config.use_enhanced_retrieval),
+            json: true,
+            timeoutMs: this.config.llm_timeout_ms,
+            ...ctx,
+          });
+          const parsed = parseWith(reply.text, agentReplySchema);
+          llm.recordParse?.({ component: "domain_agent", ...ctx }, parsed.contract);
+          if (!parsed.ok) return fallback(`unparseable reply (${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")})`);
+          const byId = new Map(group.principles.map((p) => [p.id, p]));
+          return readAgentReply(parsed.value, new Set(byId.keys()))
+            .filter((r) => r.confidence >= this.config.confidence_threshold)
+            .map((r) => ({ principle: byId.get(r.id)!, confidence: r.confidence, source: "llm" as const }));
+        } catch (error) {
+          return fallback(reasonOf(error));
+        }
+      }),
+      this.config.max_parallel_agents,
+    );
+    return results.flat();
+  }
+}

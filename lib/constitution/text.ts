@@ -1,0 +1,40 @@
+import { stemmer } from "stemmer";
+
+// Function words only: BM25's IDF handles the rest (retrieval.md: a stoplist of
+// generic request words did not help).
+const STOPWORDS = new Set(
+  "a an and are as at be been but by can could did do does for from had has have how i i'm if in into is it its me my of on or our so than that the their them then there these they this to was we were what when where which who why will with would you your".split(
+    " ",
+  ),
+);
+
+/** Lower-case word tokens of a text (letters and digits, any script). */
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+}
+
+/** A token as indexed: stopwords dropped (null), the rest Porter-stemmed. */
+export function normalizeTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  if (STOPWORDS.has(t) || t.length < 2) return null;
+  return stemmer(t);
+}
+
+/** The distinct stems of a text. */
+export function stems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokenize(text)) {
+    const s = normalizeTerm(t);
+    if (s) out.add(s);
+  }
+  return out;
+}
+
+const NOT_FOR = /\bNOT for:\s*(.*)$/s;
+
+/** Splits an overlay description into what it covers and its trailing `NOT for: ...` sentence. */
+export function splitNotFor(description: string): { covers: string; notFor: string } {
+  const match = NOT_FOR.exec(description);
+  if (!match) return { covers: description, notFor: "" };
+  return { covers: description.slice(0, match.index).trim(), notFor: (match[1] ?? "").trim() };
+}

@@ -1,0 +1,40 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { CORE_FILE, OVERLAYS_DIR, parseConstitution, serializeConstitution, type Constitution, type ConstitutionFile, type ParseResult } from "@/lib/constitution";
+
+/** The shipped constitution directory. */
+export const SHIPPED_CONSTITUTION_DIR = path.resolve(import.meta.dirname, "../../constitution");
+
+/** Reads the files of a constitution directory: core.yaml and overlays/*.yaml (other files are ignored). */
+export async function readConstitutionFiles(dir: string): Promise<ConstitutionFile[]> {
+  const files: ConstitutionFile[] = [];
+  try {
+    files.push({ path: CORE_FILE, text: await readFile(path.join(dir, CORE_FILE), "utf8") });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  let names: string[] = [];
+  try {
+    names = await readdir(path.join(dir, OVERLAYS_DIR));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  for (const name of names.filter((n) => /\.ya?ml$/.test(n)).sort()) {
+    files.push({ path: `${OVERLAYS_DIR}/${name}`, text: await readFile(path.join(dir, OVERLAYS_DIR, name), "utf8") });
+  }
+  return files;
+}
+
+/** Loads and validates a constitution directory: a whole constitution or every issue. */
+export async function loadConstitution(dir: string): Promise<ParseResult & { files: ConstitutionFile[] }> {
+  const files = await readConstitutionFiles(dir);
+  return { ...parseConstitution(files), files };
+}
+
+/** Writes a constitution to a directory as YAML files that validate and round-trip. */
+export async function writeConstitution(dir: string, constitution: Constitution): Promise<string[]> {
+  const files = serializeConstitution(constitution);
+  await mkdir(path.join(dir, OVERLAYS_DIR), { recursive: true });
+  for (const file of files) await writeFile(path.join(dir, file.path), file.text);
+  return files.map((f) => f.path);
+}

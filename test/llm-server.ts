@@ -1,0 +1,119 @@
+/**
+ * A scripted OpenAI-compatible server for tests: POST /v1/chat/completions on 127.0.0.1 answers
+ * whatever the script says, after an optional delay. close() destroys open sockets and pending
+ * delays (a delayed reply is then never sent), so a test that times out a call never hangs; it is
+ * safe to call twice.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type ScriptedRequest = {
+  model: string;
+  messages: { role: string; content: string }[];
+  response_format?: unknown;
+  body: unknown;
+  headers: IncomingMessage["headers"];
+};
+
+export type ScriptedReply = {
+  content?: string;
+  delayMs?: number;
+  status?: number;
+  errorBody?: unknown;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+};
+
+export type ScriptedLlmServer = {
+  /** Base URL for the SDK, e.g. http://127.0.0.1:PORT/v1. */
+  url: string;
+  requests: ScriptedRequest[];
+  /** Distinct TCP connections accepted so far. */
+  connections: () => number;
+  close(): Promise<void>;
+};
+
+export const DEFAULT_USAGE = { prompt_tokens: 11, completion_tokens: 7 };
+
+let completionSeq = 0;
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+function errorBody(status: number): unknown {
+  return { error: { message: `Scripted error ${status}`, type: status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null } };
+}
+
+function completionBody(model: string, reply: ScriptedReply): unknown {
+  const usage = reply.usage ?? DEFAULT_USAGE;
+  return {
+    id: `chatcmpl-scripted-${++completionSeq}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? "", refusal: null }, finish_reason: "stop", logprobs: null }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+/** Starts the server on a free port; the script decides each reply from the parsed request. */
+export async function startScriptedLlmServer(script: (req: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>): Promise<ScriptedLlmServer> {
+  const requests: ScriptedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let accepted = 0;
+
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== "POST" || req.url !== "/v1/chat/completions") return send(res, 404, errorBody(404));
+    const body = (await readJson(req)) as { model?: string; messages?: ScriptedRequest["messages"]; response_format?: unknown };
+    const request: ScriptedRequest = { model: body.model ?? "", messages: body.messages ?? [], response_format: body.response_format, body, headers: req.headers };
+    requests.push(request);
+    const reply = await script(request);
+    if (reply.delayMs) await wait(reply.delayMs);
+    if (reply.status && reply.status >= 400) return send(res, reply.status, reply.errorBody ?? errorBody(reply.status));
+    send(res, reply.status ?? 200, completionBody(request.model, reply));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => send(res, 500, { error: { message: String(error), type: "server_error", param: null, code: null } }));
+  });
+  server.on("connection", (socket) => {
+    accepted++;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  let closing: Promise<void> | undefined;
+  async function shutDown(): Promise<void> {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  }
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    connections: () => accepted,
+    close: () => (closing ??= shutDown()),
+  };
+}
