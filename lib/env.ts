@@ -52,6 +52,15 @@ export const envSchema = z.object({
     .describe("E-mail of the first admin, created on a fresh database."),
   OPENAI_API_KEY: optionalText.describe("Key for an OpenAI-compatible endpoint; unset, the lexical paths are used."),
   OPENAI_BASE_URL: optionalText.pipe(z.url().optional()).describe("Base URL of an OpenAI-compatible endpoint."),
+  CHARTER_LLM_MODEL: z.string().trim().min(1).default("gpt-4o-mini").describe("Model for the retrieval prefilter and domain agents."),
+  CHARTER_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000).describe("Each LLM call is abandoned after this long."),
+  CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(32, "must be at most 32")
+    .default(2)
+    .describe("How many domain agents run at once."),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -95,6 +104,13 @@ export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "embedd
 export function databaseTarget(e: Env = env()): DatabaseTarget {
   if (e.DATABASE_URL) return { kind: "postgres", url: e.DATABASE_URL };
   return { kind: "embedded", dir: path.resolve(e.CHARTER_DATA_DIR, "pglite") };
+}
+
+/** The OpenAI-compatible endpoint, when one is configured (a key, a base URL, or both). */
+export function llmSettings(e: Env = env()): { baseURL?: string; apiKey: string; model: string; timeoutMs: number } | null {
+  if (!e.OPENAI_API_KEY && !e.OPENAI_BASE_URL) return null;
+  // Local OpenAI-compatible servers often need no key; the SDK still wants a string.
+  return { baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY ?? "not-needed", model: e.CHARTER_LLM_MODEL, timeoutMs: e.CHARTER_LLM_TIMEOUT_MS };
 }
 
 /** The dashboard's base URL (sign-in links are built on it). */

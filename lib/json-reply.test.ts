@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { JSON_REPLY_PARSERS, parseJsonObject, parseWith } from "./json-reply";
+import { JSON_REPLY_PARSERS, MAX_REASON_LENGTH, parseJsonObject, parseWith } from "./json-reply";
 
 const [JSON_PARSER, FENCED, BALANCED] = JSON_REPLY_PARSERS;
 
@@ -32,7 +32,7 @@ describe("parseJsonObject", () => {
     expect(result.contract.parser).toBeNull();
     expect(result.contract.failures.map((f) => f.parser)).toEqual([...JSON_REPLY_PARSERS]);
     expect(result.contract.failures[0]?.reason).toMatch(jsonReason);
-    expect(result.contract.failures.every((f) => f.reason.length > 0 && f.reason.length <= 120)).toBe(true);
+    expect(result.contract.failures.every((f) => f.reason.length > 0 && f.reason.length <= MAX_REASON_LENGTH)).toBe(true);
   });
 
   it("records why each fallback failed", () => {

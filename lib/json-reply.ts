@@ -13,12 +13,13 @@ type Attempt = { ok: true; value: Record<string, unknown> } | { ok: false; reaso
 /** The parsers, in the order they are tried. */
 export const JSON_REPLY_PARSERS = ["json", "fenced", "balanced_object"] as const;
 
-const MAX_REASON = 120;
+/** Failure reasons are cut to one line of at most this many characters. */
+export const MAX_REASON_LENGTH = 120;
 const FENCE = /```(?:json)?[ \t]*\r?\n?([\s\S]*?)```/i;
 
 function shorten(reason: string): string {
   const line = reason.split("\n")[0] ?? "";
-  return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line;
+  return line.length > MAX_REASON_LENGTH ? `${line.slice(0, MAX_REASON_LENGTH - 1)}…` : line;
 }
 
 function kindOf(value: unknown): string {

@@ -1,9 +1,15 @@
 import { firstAdminLink } from "@/lib/auth/bootstrap";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { ensureConstitution } from "@/lib/services/constitution";
 
 /** Work done once per server process, after migrations (which `charter serve` runs first). */
 export async function onServerStart(): Promise<void> {
+  try {
+    await ensureConstitution();
+  } catch (error) {
+    log.error("could not import the shipped constitution", error);
+  }
   try {
     const link = await firstAdminLink(env().CHARTER_ADMIN_EMAIL);
     if (link) {

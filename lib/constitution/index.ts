@@ -10,3 +10,4 @@ export * from "./llm-prompts";
 export * from "./llm-port";
 export * from "./store";
 export * from "./seed";
+export * from "./diff";

@@ -1,0 +1,134 @@
+import { createHash } from "node:crypto";
+import { canonicalFiles, formatIssue, parseConstitution, type Constitution, type ConstitutionFile, type ConstitutionIssue } from "@/lib/constitution";
+import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
+import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
+import { db } from "./client";
+
+export type VersionMeta = { id: number; contentHash: string; authorLabel: string; message: string; parentId: number | null; createdAt: Date };
+export type Version = VersionMeta & { files: ConstitutionFile[]; constitution: Constitution };
+
+/** A constitution refused on save: `issues` locate every problem. */
+export class ConstitutionInvalidError extends ValidationError {
+  constructor(readonly issues: ConstitutionIssue[]) {
+    super(`The constitution has ${issues.length} ${issues.length === 1 ? "problem" : "problems"}; nothing was saved.\n${issues.map(formatIssue).join("\n")}`, issues.map((i) => ({ path: `${i.file}:${i.line}:${i.column}`, message: `${i.field}: ${i.reason}`, ...i })));
+  }
+}
+
+const HEAD_ID = 1;
+
+export function contentHash(files: readonly ConstitutionFile[]): string {
+  return createHash("sha256").update(canonicalFiles(files)).digest("hex");
+}
+
+function meta(row: { id: number; contentHash: string; authorLabel: string; message: string; parentId: number | null; createdAt: Date }): VersionMeta {
+  return { id: row.id, contentHash: row.contentHash, authorLabel: row.authorLabel, message: row.message, parentId: row.parentId, createdAt: row.createdAt };
+}
+
+// Parsed versions are immutable, so they are kept once parsed.
+const parsed = new Map<number, Version>();
+
+function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Version {
+  const hit = parsed.get(row.id);
+  if (hit) return hit;
+  const files = row.files as ConstitutionFile[];
+  const result = parseConstitution(files);
+  // Saved versions were validated; a failure here means the engine's rules changed since.
+  if (!result.ok) throw new Error(`Stored constitution version ${row.id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
+  const version = { ...meta(row), files, constitution: result.constitution };
+  parsed.set(row.id, version);
+  return version;
+}
+
+/**
+ * Constitution versions: immutable, content-hashed, audited. A save names the
+ * version it was based on; if another save landed since, it is refused with a
+ * conflict instead of overwriting. Invalid constitutions are never stored.
+ */
+export const constitutionVersions = {
+  async current(): Promise<Version | null> {
+    const head = await db().constitutionHead.findUnique({ where: { id: HEAD_ID } });
+    if (!head) return null;
+    return this.get(head.versionId);
+  },
+
+  async get(id: number): Promise<Version> {
+    const row = await db().constitutionVersion.findUnique({ where: { id } });
+    if (!row) throw new NotFoundError(`No constitution version ${id}.`);
+    return toVersion(row);
+  },
+
+  async list(options: { limit?: number } = {}): Promise<(VersionMeta & { current: boolean })[]> {
+    const [rows, head] = await Promise.all([
+      db().constitutionVersion.findMany({ orderBy: { id: "desc" }, take: Math.min(options.limit ?? 100, 500), select: { id: true, contentHash: true, authorLabel: true, message: true, parentId: true, createdAt: true } }),
+      db().constitutionHead.findUnique({ where: { id: HEAD_ID } }),
+    ]);
+    return rows.map((r) => ({ ...meta(r), current: r.id === head?.versionId }));
+  },
+
+  /** Saves a whole file set as the next version; `baseVersionId` null only for the very first version. */
+  async save(input: { files: ConstitutionFile[]; baseVersionId: number | null; message: string; action?: string }, actor: Actor): Promise<VersionMeta> {
+    const result = parseConstitution(input.files);
+    if (!result.ok) throw new ConstitutionInvalidError(result.issues);
+    const files = [...input.files].sort((a, b) => a.path.localeCompare(b.path));
+    const hash = contentHash(files);
+    return db().$transaction(async (tx) => {
+      const head = await tx.constitutionHead.findUnique({ where: { id: HEAD_ID } });
+      if ((head?.versionId ?? null) !== input.baseVersionId) {
+        throw new ConflictError(
+          head
+            ? `Version ${head.versionId} was saved after the version ${input.baseVersionId ?? "(none)"} you edited. Reload to see it, then apply your change again.`
+            : "There is no constitution yet to base a change on.",
+          { currentVersionId: head?.versionId ?? null },
+        );
+      }
+      if (head) {
+        const currentRow = await tx.constitutionVersion.findUnique({ where: { id: head.versionId }, select: { contentHash: true } });
+        if (currentRow?.contentHash === hash) throw new ValidationError("Nothing changed: the constitution is the same as the current version.");
+      }
+      const row = await tx.constitutionVersion.create({
+        data: { contentHash: hash, files, authorId: actor.id, authorLabel: actor.label, message: input.message, parentId: head?.versionId ?? null },
+      });
+      // Compare-and-set: only the save that still sees its base moves the head.
+      const moved = head
+        ? await tx.constitutionHead.updateMany({ where: { id: HEAD_ID, versionId: input.baseVersionId! }, data: { versionId: row.id } })
+        : await tx.constitutionHead.createMany({ data: [{ id: HEAD_ID, versionId: row.id }], skipDuplicates: true });
+      if (moved.count !== 1) throw new ConflictError("Another save landed at the same moment. Reload and apply your change again.");
+      await auditLog.append(tx, {
+        actor,
+        action: input.action ?? "constitution.save",
+        objectType: "constitution",
+        objectId: String(row.id),
+        before: head ? { version: head.versionId } : undefined,
+        after: { version: row.id, content_hash: hash, message: input.message },
+      });
+      parsed.set(row.id, { ...meta(row), files, constitution: result.constitution });
+      return meta(row);
+    });
+  },
+
+  /** Replaces one overlay's file in the current version and saves the result. */
+  async saveOverlay(input: { domain: string; text: string; baseVersionId: number; message: string }, actor: Actor): Promise<VersionMeta> {
+    const base = await this.get(input.baseVersionId);
+    const path = `overlays/${input.domain}.yaml`;
+    const files = [...base.files.filter((f) => f.path !== path && f.path !== `overlays/${input.domain}.yml`), { path, text: input.text }];
+    return this.save({ files, baseVersionId: input.baseVersionId, message: input.message, action: "constitution.save_overlay" }, actor);
+  },
+
+  /** Makes an earlier version current again, as a new version (history is never rewritten). */
+  async rollback(input: { toVersionId: number; baseVersionId: number; message?: string }, actor: Actor): Promise<VersionMeta> {
+    const target = await this.get(input.toVersionId);
+    return this.save({ files: target.files, baseVersionId: input.baseVersionId, message: input.message?.trim() || `Roll back to version ${target.id}`, action: "constitution.rollback" }, actor);
+  },
+
+  /** On an empty database, stores the given files as version 1. Returns the version, or null when versions exist. */
+  async importIfEmpty(files: ConstitutionFile[], message: string, actor: Actor = SYSTEM_ACTOR): Promise<VersionMeta | null> {
+    if (await db().constitutionHead.findUnique({ where: { id: HEAD_ID } })) return null;
+    try {
+      return await this.save({ files, baseVersionId: null, message, action: "constitution.import" }, actor);
+    } catch (error) {
+      // Two processes starting at once: the other one imported first.
+      if (error instanceof ConflictError) return null;
+      throw error;
+    }
+  },
+} as const;

@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import { ConstitutionStore, type Retrieval } from "@/lib/constitution";
+import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
+import { db } from "@/lib/db/client";
+import { DbCallLog } from "@/lib/db/llm-log";
+import { env, llmSettings } from "@/lib/env";
+import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
+import { createLlmClient } from "@/lib/llm/client";
+import { log } from "@/lib/log";
+import { UnavailableError } from "@/lib/errors";
+
+type Cached = { versionId: number; store: ConstitutionStore };
+const globalStore = globalThis as unknown as { __charterStore?: Cached; __charterCallLog?: DbCallLog };
+
+/** The process's LLM call log. */
+export function callLog(): DbCallLog {
+  globalStore.__charterCallLog ??= new DbCallLog();
+  return globalStore.__charterCallLog;
+}
+
+/** On a database with no constitution, imports the shipped `constitution/` directory as version 1. */
+export async function ensureConstitution(): Promise<void> {
+  const files = await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR);
+  const imported = await constitutionVersions.importIfEmpty(files, "Imported the shipped constitution");
+  if (imported) log.info(`imported the shipped constitution as version ${imported.id}`);
+}
+
+/**
+ * The store for the constitution version in force, rebuilt only when the version
+ * changes. With an OpenAI-compatible endpoint configured it uses the LLM path.
+ */
+export async function currentStore(): Promise<{ store: ConstitutionStore; version: VersionMeta }> {
+  const version = await constitutionVersions.current();
+  if (!version) throw new UnavailableError("No constitution is loaded yet: start the server once, or run `charter constitution import`.");
+  if (globalStore.__charterStore?.versionId !== version.id) {
+    const llm = llmSettings();
+    const e = env();
+    const store = new ConstitutionStore(
+      version.constitution,
+      { use_llm_matching: llm !== null, max_parallel_agents: e.CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS, prefilter_model: e.CHARTER_LLM_MODEL, agent_model: e.CHARTER_LLM_MODEL, llm_timeout_ms: e.CHARTER_LLM_TIMEOUT_MS },
+      {
+        llm: llm ? createLlmClient({ baseURL: llm.baseURL, apiKey: llm.apiKey, log: callLog() }) : undefined,
+        onEvent: (event) => {
+          db()
+            .orchestrationEvent.create({ data: { type: event.type, runId: event.run_id ?? null, requestId: event.request_id ?? null, detail: { fingerprint: event.fingerprint, ...(event.detail ?? {}) } } })
+            .catch((error: unknown) => log.warn(`could not record ${event.type}: ${error instanceof Error ? error.message : String(error)}`));
+        },
+      },
+    );
+    globalStore.__charterStore = { versionId: version.id, store };
+  }
+  return { store: globalStore.__charterStore.store, version };
+}
+
+/** Retrieves the principles for a prompt under the current constitution. */
+export async function retrieve(prompt: string, options: { topK?: number; domain?: string | null; requestId?: string } = {}): Promise<Retrieval & { version: number }> {
+  const { store, version } = await currentStore();
+  const result = await store.getRelevantPrinciples(prompt, { topK: options.topK, domain: options.domain, requestId: options.requestId ?? randomUUID() });
+  return { ...result, version: version.id };
+}
