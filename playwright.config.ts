@@ -5,6 +5,11 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 
 export default defineConfig({
   testDir: "e2e",
+  // auth.setup.ts signs the first admin in with the link the server printed; every spec reuses that session.
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts/ },
+    { name: "e2e", testMatch: /.*\.spec\.ts/, dependencies: ["setup"] },
+  ],
   globalSetup: "./e2e/global-setup.ts",
   globalTeardown: "./e2e/global-teardown.ts",
   outputDir: "test-results/e2e",

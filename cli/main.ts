@@ -1,6 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "@/lib/version";
+import { registerConstitution } from "./commands/constitution";
 import { registerDb } from "./commands/db";
+import { registerRetrieve } from "./commands/retrieve";
 import { registerServe } from "./commands/serve";
 import { registerUsers } from "./commands/users";
 import { CliError, EXIT } from "./errors";
@@ -14,6 +16,8 @@ const program = new Command("charter")
 registerServe(program);
 registerDb(program);
 registerUsers(program);
+registerConstitution(program);
+registerRetrieve(program);
 
 
 try {

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -134,4 +134,45 @@ export function run(command: string, args: string[], options: { quiet?: boolean;
 export async function migrate(options: { quiet?: boolean } = {}): Promise<string> {
   const prismaCli = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
   return run(process.execPath, [prismaCli, "migrate", "deploy"], { quiet: options.quiet ?? true, label: "Database migration" });
+}
+
+/** True when a migration in prisma/migrations has not been applied (or the database is new). */
+async function hasPendingMigrations(db: () => { $queryRawUnsafe<T>(sql: string): Promise<T> }): Promise<boolean> {
+  const local = readdirSync(path.join(ROOT, "prisma", "migrations"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  try {
+    const rows = await db().$queryRawUnsafe<{ migration_name: string }[]>(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
+    const applied = new Set(rows.map((r) => r.migration_name));
+    return local.some((name) => !applied.has(name));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Runs `work` against the configured database: validates the environment, refuses
+ * to share the embedded database with a running server, checks PostgreSQL is
+ * reachable, applies pending migrations, and always closes the connection.
+ * Charter's own errors become one-line CLI errors.
+ */
+export async function withDatabase<T>(work: () => Promise<T>, defaults: { baseUrl?: string } = {}): Promise<T> {
+  const e = prepareEnv(defaults);
+  assertEmbeddedFree(e);
+  await checkDatabase(e);
+  const { closeDb, db } = await import("@/lib/db/client");
+  if (await hasPendingMigrations(db)) {
+    // The migration engine opens the database itself: PGlite allows one opener at a time.
+    await closeDb();
+    await migrate();
+  }
+  const { AppError } = await import("@/lib/errors");
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    const { callLog } = await import("@/lib/services/constitution");
+    await callLog().flush();
+    await closeDb();
+  }
 }

@@ -1,12 +1,10 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { NAV_ITEMS } from "../components/shell/nav-items";
-import { readState } from "./state";
+import { ADMIN_STATE, readState } from "./state";
 
 // One server, one story: the first admin signs in, invites a viewer, makes and
 // revokes an API key, and signs out. Later steps depend on earlier ones.
 test.describe.configure({ mode: "serial" });
-
-const ADMIN_STATE = "test-results/e2e/admin-state.json";
 
 async function signInWithLink(browser: Browser, link: string): Promise<Page> {
   const context = await browser.newContext();
@@ -16,19 +14,19 @@ async function signInWithLink(browser: Browser, link: string): Promise<Page> {
   return page;
 }
 
-test("the first-admin link printed by the server signs in, once", async ({ browser }) => {
-  const { firstAdminLink } = readState();
-  const page = await signInWithLink(browser, firstAdminLink);
+test("the first-admin link signed in (auth.setup.ts) and works only once", async ({ browser }) => {
+  const admin = await browser.newContext({ storageState: ADMIN_STATE });
+  const page = await admin.newPage();
+  await page.goto("/");
   await expect(page.getByTestId("current-user")).toHaveText("admin@charter.local");
-  await page.context().storageState({ path: ADMIN_STATE });
+  await admin.close();
 
   // The link is single use: a second visit lands on sign-in with an error.
   const other = await browser.newContext();
   const again = await other.newPage();
-  await again.goto(firstAdminLink);
+  await again.goto(readState().firstAdminLink);
   await expect(again).toHaveURL(/\/sign-in/);
   await other.close();
-  await page.context().close();
 });
 
 test("the shell shows every section; screenshots are saved", async ({ browser }, testInfo) => {
@@ -47,7 +45,7 @@ test("the shell shows every section; screenshots are saved", async ({ browser },
   await context.close();
 });
 
-test("a viewer gets the 403 page on admin pages, not a crash", async ({ browser }) => {
+test("a viewer gets the 403 page on admin pages, not a crash; sign-out kills the session", async ({ browser }) => {
   const admin = await browser.newContext({ storageState: ADMIN_STATE });
   const page = await admin.newPage();
   await page.goto("/users");
@@ -75,6 +73,18 @@ test("a viewer gets the 403 page on admin pages, not a crash", async ({ browser 
     expect(response?.status()).toBe(403);
     await expect(viewer.getByRole("heading", { name: "You do not have access to this page" })).toBeVisible();
   }
+
+  // Sign-out ends the session: replaying the cookie from before gets no session.
+  await viewer.goto("/");
+  const cookies = await viewer.context().cookies();
+  await viewer.getByRole("button", { name: "Sign out" }).click();
+  await expect(viewer).toHaveURL(/\/sign-in/);
+  const replay = await browser.newContext();
+  await replay.addCookies(cookies);
+  const again = await replay.newPage();
+  await again.goto("/");
+  await expect(again).toHaveURL(/\/sign-in/);
+  await replay.close();
   await viewer.context().close();
 });
 
@@ -106,24 +116,6 @@ test("an API key authenticates; once revoked it gets 401", async ({ browser, req
   await page.goto("/audit");
   await expect(page.getByText("api_key.revoke")).toBeVisible();
   await expect(page.getByText("api_key.create")).toBeVisible();
-  await context.close();
-});
-
-test("sign-out ends the session and the old cookie is dead", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: ADMIN_STATE });
-  const page = await context.newPage();
-  await page.goto("/");
-  const cookies = await context.cookies();
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
-
-  // Replaying the cookie from before sign-out gets no session.
-  const replay = await browser.newContext();
-  await replay.addCookies(cookies);
-  const again = await replay.newPage();
-  await again.goto("/");
-  await expect(again).toHaveURL(/\/sign-in/);
-  await replay.close();
   await context.close();
 });
 

@@ -1,11 +1,14 @@
-/** Server-side logging: one line per event, errors with their message but never shown to users. */
+/**
+ * Server-side logging: one line per event, errors with their message but never shown
+ * to users. Everything goes to stderr, so that CLI output on stdout stays parseable.
+ */
 function stamp(): string {
   return new Date().toISOString();
 }
 
 export const log = {
   info(message: string): void {
-    console.log(`${stamp()} [charter] ${message}`);
+    console.error(`${stamp()} [charter] ${message}`);
   },
   warn(message: string): void {
     console.warn(`${stamp()} [charter] warning: ${message}`);

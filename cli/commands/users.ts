@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { baseUrl } from "@/lib/env";
 import { CliError } from "../errors";
-import { assertEmbeddedFree, checkDatabase, migrate, prepareEnv } from "../runtime";
+import { withDatabase } from "../runtime";
 
 export function registerUsers(program: Command): void {
   const users = program.command("users").description("People who can sign in");
@@ -16,19 +16,15 @@ export function registerUsers(program: Command): void {
       const email = z.email().safeParse(options.email.trim());
       if (!email.success) throw new CliError(`--email is not an e-mail address: "${options.email}".`);
       if (options.url && !z.url({ protocol: /^https?$/ }).safeParse(options.url).success) throw new CliError(`--url must be an http(s) URL (got "${options.url}").`);
-      const e = prepareEnv({ baseUrl: options.url ?? "http://127.0.0.1:3000" });
-      assertEmbeddedFree(e);
-      await checkDatabase(e);
-      await migrate();
-      const { upsertAdmin, issueSignInLink } = await import("@/lib/auth/bootstrap");
-      const { closeDb } = await import("@/lib/db/client");
-      try {
-        const result = await upsertAdmin(email.data, options.name, { id: null, label: "cli" });
-        const link = await issueSignInLink(email.data.toLowerCase());
-        console.log(`${result.created ? "Created" : "Made"} ${email.data} an admin. One-time sign-in link (valid for an hour) for ${baseUrl(e)}:`);
-        console.log(link);
-      } finally {
-        await closeDb();
-      }
+      await withDatabase(
+        async () => {
+          const { upsertAdmin, issueSignInLink } = await import("@/lib/auth/bootstrap");
+          const result = await upsertAdmin(email.data, options.name, { id: null, label: "cli" });
+          const link = await issueSignInLink(email.data.toLowerCase());
+          console.log(`${result.created ? "Created" : "Made"} ${email.data} an admin. One-time sign-in link (valid for an hour) for ${baseUrl()}:`);
+          console.log(link);
+        },
+        { baseUrl: options.url ?? "http://127.0.0.1:3000" },
+      );
     });
 }

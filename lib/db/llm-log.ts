@@ -1,7 +1,7 @@
 import type { ParseContract } from "@/lib/constitution";
 import type { LlmCallKey, LlmCallRecord, LlmCallSink } from "@/lib/llm/types";
 import { log } from "@/lib/log";
-import type { Prisma } from "./generated/prisma/client";
+import { Prisma } from "./generated/prisma/client";
 import { db } from "./client";
 
 /**
@@ -39,7 +39,7 @@ export class DbCallLog implements LlmCallSink {
   recordParse(key: LlmCallKey, contract: ParseContract): void {
     this.enqueue(async () => {
       const row = await db().llmCall.findFirst({
-        where: { component: key.component, requestId: key.requestId ?? null, runId: key.runId ?? null, parseContract: { equals: null as unknown as Prisma.NullableJsonNullValueInput } },
+        where: { component: key.component, requestId: key.requestId ?? null, runId: key.runId ?? null, parseContract: { equals: Prisma.AnyNull } },
         orderBy: { id: "desc" },
         select: { id: true },
       });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ConstitutionStore, type Retrieval } from "@/lib/constitution";
+import { ConstitutionStore, UnknownDomainError, type Retrieval } from "@/lib/constitution";
 import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
 import { db } from "@/lib/db/client";
 import { DbCallLog } from "@/lib/db/llm-log";
@@ -7,7 +7,7 @@ import { env, llmSettings } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { createLlmClient } from "@/lib/llm/client";
 import { log } from "@/lib/log";
-import { UnavailableError } from "@/lib/errors";
+import { UnavailableError, ValidationError } from "@/lib/errors";
 
 type Cached = { versionId: number; store: ConstitutionStore };
 const globalStore = globalThis as unknown as { __charterStore?: Cached; __charterCallLog?: DbCallLog };
@@ -55,6 +55,11 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
 /** Retrieves the principles for a prompt under the current constitution. */
 export async function retrieve(prompt: string, options: { topK?: number; domain?: string | null; requestId?: string } = {}): Promise<Retrieval & { version: number }> {
   const { store, version } = await currentStore();
-  const result = await store.getRelevantPrinciples(prompt, { topK: options.topK, domain: options.domain, requestId: options.requestId ?? randomUUID() });
-  return { ...result, version: version.id };
+  try {
+    const result = await store.getRelevantPrinciples(prompt, { topK: options.topK, domain: options.domain, requestId: options.requestId ?? randomUUID() });
+    return { ...result, version: version.id };
+  } catch (error) {
+    if (error instanceof UnknownDomainError) throw new ValidationError(error.message, [{ path: "domain", message: error.message }]);
+    throw error;
+  }
 }

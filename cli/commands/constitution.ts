@@ -1,0 +1,110 @@
+import path from "node:path";
+import type { Command } from "commander";
+import { formatIssue, getConstitution, UnknownDomainError, type ResolvedPrinciple } from "@/lib/constitution";
+import { loadConstitution, SHIPPED_CONSTITUTION_DIR, writeConstitution } from "@/lib/files/constitution";
+import { CliError } from "../errors";
+import { withDatabase } from "../runtime";
+
+const DEFAULT_DIR = path.relative(process.cwd(), SHIPPED_CONSTITUTION_DIR) || ".";
+
+function printPrinciples(principles: ResolvedPrinciple[]): void {
+  for (const p of principles) {
+    const priority = p.priority === p.base_priority ? `${p.priority}` : `${p.priority} (was ${p.base_priority}, ${p.overridden_by})`;
+    console.log(`${p.level.padEnd(4)}  ${priority.padEnd(24)}  ${p.id.padEnd(22)}  ${p.title}${p.domain ? `  [${p.domain}]` : ""}`);
+  }
+}
+
+export function registerConstitution(program: Command): void {
+  const constitution = program.command("constitution").description("Validate, show, import and export the constitution");
+
+  constitution
+    .command("validate [dir]")
+    .description(`Check a constitution directory (default ${DEFAULT_DIR}): every problem as file:line:column: field: reason`)
+    .action(async (dir: string | undefined) => {
+      const target = path.resolve(dir ?? SHIPPED_CONSTITUTION_DIR);
+      const result = await loadConstitution(target);
+      if (!result.ok) {
+        for (const issue of result.issues) console.error(formatIssue({ ...issue, file: path.join(path.relative(process.cwd(), target) || ".", issue.file) }));
+        throw new CliError(`${result.issues.length} ${result.issues.length === 1 ? "problem" : "problems"} in ${target}; the constitution is not valid.`);
+      }
+      const overlays = Object.values(result.constitution.overlays);
+      const principles = result.constitution.core.length + overlays.reduce((n, o) => n + o.additional_principles.length, 0);
+      console.log(`ok: ${result.constitution.core.length} core principles, ${overlays.length} overlays, ${principles} principles in all (${target})`);
+    });
+
+  constitution
+    .command("show")
+    .description("Print the principles in force, merged with a domain's overlay, in precedence order")
+    .option("--domain <domain>", "apply this domain's overlay (repeat the option for several)", (v: string, all: string[]) => [...all, v], [] as string[])
+    .option("--dir <dir>", "read a constitution directory instead of the database")
+    .option("--version <n>", "show this stored version instead of the current one")
+    .option("--json", "print JSON")
+    .action(async (options: { domain: string[]; dir?: string; version?: string; json?: boolean }) => {
+      const source = await constitutionSource(options);
+      let principles: ResolvedPrinciple[];
+      try {
+        principles = getConstitution(source.constitution, options.domain);
+      } catch (error) {
+        if (error instanceof UnknownDomainError) throw new CliError(error.message);
+        throw error;
+      }
+      if (options.json) console.log(JSON.stringify({ source: source.label, domains: options.domain, principles }, null, 2));
+      else {
+        console.log(`# ${source.label}${options.domain.length ? `, domains: ${options.domain.join(", ")}` : ""}`);
+        printPrinciples(principles);
+      }
+    });
+
+  constitution
+    .command("export <dir>")
+    .description("Write the current (or --version) constitution as YAML files that validate and round-trip")
+    .option("--version <n>", "export this stored version")
+    .action(async (dir: string, options: { version?: string }) => {
+      const source = await constitutionSource(options);
+      const written = await writeConstitution(path.resolve(dir), source.constitution);
+      console.log(`wrote ${written.length} files of ${source.label} to ${path.resolve(dir)}`);
+    });
+
+  constitution
+    .command("import <dir>")
+    .description("Validate a constitution directory and save it as a new version")
+    .option("-m, --message <message>", "what changed and why", "Imported with charter constitution import")
+    .action(async (dir: string, options: { message: string }) => {
+      const result = await loadConstitution(path.resolve(dir));
+      if (!result.ok) {
+        for (const issue of result.issues) console.error(formatIssue(issue));
+        throw new CliError(`${result.issues.length} problems; nothing was imported.`);
+      }
+      await withDatabase(async () => {
+        const { constitutionVersions } = await import("@/lib/db/constitution");
+        const current = await constitutionVersions.current();
+        const saved = await constitutionVersions.save({ files: result.files, baseVersionId: current?.id ?? null, message: options.message, action: "constitution.import" }, { id: null, label: "cli" });
+        console.log(`saved as version ${saved.id}`);
+      });
+    });
+}
+
+function parseVersion(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`--version must be a positive whole number (got "${value}").`, 2);
+  return n;
+}
+
+/** The constitution to show or export: a directory, or a version from the database. */
+async function constitutionSource(options: { dir?: string; version?: string }) {
+  const versionId = parseVersion(options.version);
+  if (options.dir) {
+    const result = await loadConstitution(path.resolve(options.dir));
+    if (!result.ok) throw new CliError(`${options.dir} is not a valid constitution: run \`charter constitution validate ${options.dir}\`.`);
+    return { constitution: result.constitution, label: `directory ${options.dir}` };
+  }
+  return withDatabase(async () => {
+    const { constitutionVersions } = await import("@/lib/db/constitution");
+    const { ensureConstitution } = await import("@/lib/services/constitution");
+    await ensureConstitution();
+    const version = versionId ? await constitutionVersions.get(versionId) : await constitutionVersions.current();
+    if (!version) throw new CliError("No constitution is stored yet.");
+    return { constitution: version.constitution, label: `version ${version.id}` };
+  });
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
+import { comparePrecedence } from "./conflict";
+import { getConstitution, UnknownDomainError } from "./overlay";
+import { formatIssue, type Constitution, type Overlay, type Principle } from "./schema";
+import { SEED_DOMAINS, SEED_MEDICAL_OVERLAY } from "./seed";
+
+const loaded = await loadConstitution(SHIPPED_CONSTITUTION_DIR);
+if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join("\n"));
+const shipped = loaded.constitution;
+
+const MEDICAL = SEED_MEDICAL_OVERLAY.domain;
+
+function principle(id: string, level: Principle["level"], priority: number, domain: string | null = null): Principle {
+  return { id, level, priority, title: id, rule: `Follow ${id}.`, examples_allow: [], examples_deny: [], remediation: "", domain, keywords: [] };
+}
+
+function overlay(domain: string, fields: Partial<Omit<Overlay, "domain">> = {}): Overlay {
+  return {
+    domain,
+    description: `${domain} questions`,
+    keywords: [domain],
+    additional_principles: [],
+    priority_overrides: {},
+    sensitive: false,
+    excluded: false,
+    refusal_redirection: "",
+    simulator_domain_guidance: "",
+    sensitive_risk_floor: null,
+    ...fields,
+  };
+}
+
+/** Two overlays that both override SOFT.A.1 (alpha lower, beta higher); gamma is excluded. */
+const small: Constitution = {
+  core: [principle("CORE.H.1", "hard", 90), principle("SOFT.A.1", "soft", 50), principle("SOFT.B.1", "soft", 40)],
+  overlays: {
+    alpha: overlay("alpha", { priority_overrides: { "SOFT.A.1": 60, "SOFT.B.1": 70 }, additional_principles: [principle("ALPHA.X.1", "soft", 55, "alpha")] }),
+    beta: overlay("beta", { priority_overrides: { "SOFT.A.1": 80 }, additional_principles: [principle("BETA.X.1", "hard", 85, "beta")] }),
+    gamma: overlay("gamma", { excluded: true, priority_overrides: { "SOFT.A.1": 99 }, additional_principles: [principle("GAMMA.X.1", "hard", 100, "gamma")] }),
+  },
+};
+
+const ids = (principles: readonly { id: string }[]) => principles.map((p) => p.id);
+
+describe("getConstitution under the medical overlay (seed 001)", () => {
+  const resolved = getConstitution(shipped, MEDICAL);
+  const byId = new Map(resolved.map((p) => [p.id, p]));
+
+  it.each(Object.entries(SEED_MEDICAL_OVERLAY.priority_overrides))("overrides %s to %i, keeping the base priority", (id, priority) => {
+    const base = shipped.core.find((p) => p.id === id)!;
+    expect(byId.get(id)).toMatchObject({ priority, base_priority: base.priority, overridden_by: MEDICAL });
+    expect(base.priority).not.toBe(priority);
+  });
+
+  it.each(SEED_MEDICAL_OVERLAY.additional_principles)("adds $id", ({ id, level, priority }) => {
+    expect(byId.get(id)).toMatchObject({ level, priority, base_priority: priority, domain: MEDICAL, overridden_by: null });
+  });
+
+  it("keeps every core principle and leaves the ones it does not override alone", () => {
+    for (const p of shipped.core) expect(byId.has(p.id)).toBe(true);
+    const untouched = resolved.filter((p) => p.domain === null && !(p.id in SEED_MEDICAL_OVERLAY.priority_overrides));
+    expect(untouched.every((p) => p.overridden_by === null && p.priority === p.base_priority)).toBe(true);
+  });
+
+  it("does not change the constitution it reads", () => {
+    const honest = shipped.core.find((p) => p.id === "SOFT.HONEST.1")!;
+    expect(honest).not.toHaveProperty("base_priority");
+    expect(honest.priority).not.toBe(SEED_MEDICAL_OVERLAY.priority_overrides["SOFT.HONEST.1"]);
+  });
+});
+
+describe("getConstitution domain selection", () => {
+  it.each([
+    ["no argument", undefined],
+    ["null", null],
+    ["an empty list", []],
+  ] as const)("with %s gives only the core principles, unmodified", (_label, domains) => {
+    const resolved = domains === undefined ? getConstitution(shipped) : getConstitution(shipped, domains);
+    expect(ids(resolved).sort()).toEqual(ids(shipped.core).sort());
+    expect(resolved.every((p) => p.domain === null && p.overridden_by === null && p.priority === p.base_priority)).toBe(true);
+  });
+
+  it.each([
+    ["alpha alone", ["alpha"], { "SOFT.A.1": [60, "alpha"], "SOFT.B.1": [70, "alpha"] }, ["ALPHA.X.1"]],
+    ["beta alone", ["beta"], { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [40, null] }, ["BETA.X.1"]],
+    ["alpha then beta", ["alpha", "beta"], { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [70, "alpha"] }, ["ALPHA.X.1", "BETA.X.1"]],
+    ["beta then alpha", ["beta", "alpha"], { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [70, "alpha"] }, ["ALPHA.X.1", "BETA.X.1"]],
+    ["a domain given twice", ["alpha", "alpha"], { "SOFT.A.1": [60, "alpha"], "SOFT.B.1": [70, "alpha"] }, ["ALPHA.X.1"]],
+    ["an excluded overlay", ["gamma"], { "SOFT.A.1": [50, null], "SOFT.B.1": [40, null] }, []],
+    ["beta with an excluded overlay", ["beta", "gamma"], { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [40, null] }, ["BETA.X.1"]],
+  ] as const)("with %s: the highest active override wins", (_label, domains, expected, added) => {
+    const resolved = getConstitution(small, domains);
+    const byId = new Map(resolved.map((p) => [p.id, p]));
+    for (const [id, [priority, by]] of Object.entries(expected)) {
+      expect(byId.get(id)).toMatchObject({ priority, overridden_by: by, base_priority: small.core.find((p) => p.id === id)!.priority });
+    }
+    expect(ids(resolved.filter((p) => p.domain !== null)).sort()).toEqual([...added].sort());
+  });
+
+  it("applies several shipped overlays at once", () => {
+    const resolved = getConstitution(shipped, [MEDICAL, "legal"]);
+    const domains = new Set(resolved.map((p) => p.domain));
+    expect(domains).toEqual(new Set([null, MEDICAL, "legal"]));
+    expect(resolved).toHaveLength(shipped.core.length + shipped.overlays[MEDICAL]!.additional_principles.length + shipped.overlays.legal!.additional_principles.length);
+  });
+
+  it("an excluded overlay contributes neither principles nor overrides", () => {
+    expect(getConstitution(small, ["gamma"])).toEqual(getConstitution(small, []));
+  });
+
+  it.each([["astrology"], ["Medical"], [""]])("throws UnknownDomainError for %j, naming the known domains", (domain) => {
+    expect(() => getConstitution(shipped, [MEDICAL, domain])).toThrow(UnknownDomainError);
+    try {
+      getConstitution(shipped, domain);
+    } catch (error) {
+      expect(error).toBeInstanceOf(UnknownDomainError);
+      expect((error as UnknownDomainError).domain).toBe(domain);
+      for (const known of SEED_DOMAINS) expect((error as Error).message).toContain(known);
+    }
+  });
+
+  it("names every overlay's domain in the message, excluded ones too", () => {
+    expect(() => getConstitution(small, ["gamma", "delta"])).toThrow(/No overlay for the domain "delta"\. Known domains: alpha, beta, gamma\./);
+  });
+
+  it.each([[[]], [[MEDICAL]], [[MEDICAL, "mental_health", "emergency"]], [[...SEED_DOMAINS]]])("returns %j's principles in precedence order", (domains) => {
+    const resolved = getConstitution(shipped, domains);
+    for (let i = 1; i < resolved.length; i++) expect(comparePrecedence(resolved[i - 1]!, resolved[i]!)).toBeLessThan(0);
+  });
+
+  it("orders by the effective priority, not the base one", () => {
+    // SOFT.B.1 (40) rises to 70 under alpha and so passes ALPHA.X.1 (55) and SOFT.A.1 (60).
+    expect(ids(getConstitution(small, ["alpha"]))).toEqual(["CORE.H.1", "SOFT.B.1", "SOFT.A.1", "ALPHA.X.1"]);
+  });
+});
