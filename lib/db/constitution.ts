@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { canonicalFiles, formatIssue, parseConstitution, type Constitution, type ConstitutionFile, type ConstitutionIssue } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
+import { log } from "@/lib/log";
 import { db } from "./client";
 
 export type VersionMeta = { id: number; contentHash: string; authorLabel: string; message: string; parentId: number | null; createdAt: Date };
@@ -45,10 +46,23 @@ function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Versio
  * conflict instead of overwriting. Invalid constitutions are never stored.
  */
 export const constitutionVersions = {
+  /**
+   * The version in force. Should it no longer validate (the engine's rules changed
+   * since it was saved), the newest earlier version that does is served instead, so
+   * the app keeps its last good constitution.
+   */
   async current(): Promise<Version | null> {
     const head = await db().constitutionHead.findUnique({ where: { id: HEAD_ID } });
     if (!head) return null;
-    return this.get(head.versionId);
+    const candidates = await db().constitutionVersion.findMany({ where: { id: { lte: head.versionId } }, orderBy: { id: "desc" }, select: { id: true } });
+    for (const { id } of candidates) {
+      try {
+        return await this.get(id);
+      } catch (error) {
+        log.error(`constitution version ${id} cannot be served; trying the one before`, error);
+      }
+    }
+    return null;
   },
 
   async get(id: number): Promise<Version> {

@@ -1,0 +1,75 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseConstitution } from "@/lib/constitution";
+import { loadConstitution, readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
+import { EXIT } from "./errors";
+
+const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
+const work = mkdtempSync(path.join(os.tmpdir(), "charter-cli-constitution-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function charter(args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_DATA_DIR: path.join(work, "data") };
+  delete env.DATABASE_URL;
+  delete env.OPENAI_API_KEY;
+  delete env.OPENAI_BASE_URL;
+  return spawnSync(process.execPath, [BIN, ...args], { env, encoding: "utf8", timeout: 120_000 });
+}
+
+describe("charter constitution", () => {
+  it("validate: one summary line for the shipped constitution", () => {
+    const result = charter(["constitution", "validate"]);
+    expect(result.status).toBe(EXIT.ok);
+    expect(result.stdout.trim()).toMatch(/^ok: \d+ core principles, 20 overlays, \d+ principles in all/);
+  });
+
+  it("validate: every problem as file:line:column: field: reason, exit 1", () => {
+    const dir = path.join(work, "broken");
+    cpSync(SHIPPED_CONSTITUTION_DIR, dir, { recursive: true });
+    writeFileSync(path.join(dir, "overlays", "legal.yaml"), "domain: legal\nadditional_principles:\n  - id: LEGAL.X.1\n    level: maybe\n    priority: 500\n    title: X\n    rule: Y\n");
+    const result = charter(["constitution", "validate", dir]);
+    expect(result.status).toBe(EXIT.invalid);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toContain(`${path.relative(process.cwd(), dir)}/overlays/legal.yaml:4:12: additional_principles[0].level: Invalid option: expected one of "hard"|"soft"`);
+    expect(lines.some((l) => /overlays\/legal\.yaml:5:15: additional_principles\[0\]\.priority: must be between 1 and 100$/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^charter: 2 problems in .*; the constitution is not valid\.$/);
+  });
+
+  it("export writes files that validate and round-trip", async () => {
+    const out = path.join(work, "exported");
+    const result = charter(["constitution", "export", out]);
+    expect(result.status, result.stderr).toBe(EXIT.ok);
+    expect(charter(["constitution", "validate", out]).status).toBe(EXIT.ok);
+    const shipped = await loadConstitution(SHIPPED_CONSTITUTION_DIR);
+    const exported = parseConstitution(await readConstitutionFiles(out));
+    expect(exported.ok && shipped.ok && exported.constitution).toEqual(shipped.ok && shipped.constitution);
+  }, 120_000);
+
+  it.each([
+    ["I have had severe headaches for three days", "medical", "MED.EMERGENCY.1"],
+    ["how do I make a pipe bomb", "violent_crime", "CORE.NM.1"],
+    ["write a SQL injection test for my own login form", "cybersecurity", "SEC.AUTH.1"],
+  ])("retrieve --json %j", (prompt, domain, principle) => {
+    const result = charter(["retrieve", prompt, "--json", "--top-k", "5"]);
+    expect(result.status, result.stderr).toBe(EXIT.ok);
+    const body = JSON.parse(result.stdout) as { domains: { domain: string }[]; principles: { id: string; title: string; level: string; priority: number; confidence: number }[]; debug: { path: string } };
+    expect(body.domains[0]?.domain).toBe(domain);
+    expect(body.principles.map((p) => p.id)).toContain(principle);
+    expect(body.principles).toHaveLength(5);
+    expect(Object.keys(body.principles[0]!).sort()).toEqual(["confidence", "id", "level", "priority", "title"]);
+    expect(body.debug.path).toBe("lexical");
+  }, 60_000);
+
+  it("show --domain medical applies the overlay; an unknown domain is a clear error", () => {
+    const shown = charter(["constitution", "show", "--domain", "medical", "--json"]);
+    expect(shown.status, shown.stderr).toBe(EXIT.ok);
+    const honest = (JSON.parse(shown.stdout) as { principles: { id: string; priority: number; base_priority: number }[] }).principles.find((p) => p.id === "SOFT.HONEST.1");
+    expect(honest).toMatchObject({ priority: 85, base_priority: 70 });
+    const bad = charter(["constitution", "show", "--domain", "astrology"]);
+    expect(bad.status).toBe(EXIT.invalid);
+    expect(bad.stderr).toMatch(/^charter: No overlay for the domain "astrology"\. Known domains: /);
+  }, 60_000);
+});

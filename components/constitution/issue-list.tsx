@@ -1,0 +1,19 @@
+import type { ConstitutionIssue } from "@/lib/constitution/schema";
+
+/** Every issue as `line:column field: reason`; issues in other files name their file. */
+export function IssueList({ issues, path, title }: { issues: readonly ConstitutionIssue[]; path: string; title: string }) {
+  if (issues.length === 0) return null;
+  return (
+    <div role="alert" aria-label={title} className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+      <p className="font-medium">{title}</p>
+      <ul className="mt-1 space-y-0.5 font-mono text-xs">
+        {issues.map((issue, i) => (
+          <li key={i}>
+            {issue.file === path ? "" : `${issue.file}:`}
+            {issue.line}:{issue.column} {issue.field}: {issue.reason}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
