@@ -25,8 +25,22 @@ function formState(text: string, domain: string): FormState | null {
  * The whole constitution is validated as you type, and Save sends the YAML on top of
  * the version the page was loaded with.
  */
-export function OverlayEditor({ domain, path, files, baseVersionId, canEdit }: { domain: string; path: string; files: ConstitutionFile[]; baseVersionId: number; canEdit: boolean }) {
-  const original = files.find((f) => f.path === path)?.text ?? "";
+export function OverlayEditor({
+  domain,
+  path,
+  original,
+  files,
+  baseVersionId,
+  canEdit,
+}: {
+  domain: string;
+  /** Where the overlay is saved (`overlays/<domain>.yaml`); `original` is its text in the base version. */
+  path: string;
+  original: string;
+  files: ConstitutionFile[];
+  baseVersionId: number;
+  canEdit: boolean;
+}) {
   const [base, setBase] = useState({ id: baseVersionId, text: original });
   const [form, setForm] = useState<FormState | null>(() => formState(original, domain));
   const [view, setView] = useState<View>(form ? "form" : "yaml");
