@@ -1,19 +1,61 @@
 import type { Metadata } from "next";
-import { PlannedPage } from "@/components/shell/planned-page";
+import Link from "next/link";
+import { NoConstitution } from "@/components/constitution/no-constitution";
+import { OverlaysTable } from "@/components/constitution/overlays-table";
+import { PrinciplesTable, type PrincipleRow } from "@/components/constitution/principles-table";
+import { VersionSummary } from "@/components/constitution/version-summary";
+import { Card, PageHeader } from "@/components/ui/primitives";
+import { requirePage } from "@/lib/auth/page";
+import { allPrinciples } from "@/lib/constitution/overlay";
+import { constitutionVersions } from "@/lib/db/constitution";
 
 export const metadata: Metadata = { title: "Constitution" };
 
-export default function Page() {
-  return (
-    <PlannedPage
+const linkClass = "text-sm font-medium text-indigo-600 hover:underline";
+
+export default async function ConstitutionPage() {
+  await requirePage("viewer");
+  const version = await constitutionVersions.current();
+  const header = (
+    <PageHeader
       title="Constitution"
-      summary="The principles your agents follow: core hard constraints and soft norms, plus domain overlays."
-      docs="constitution"
-      will={[
-        "Core principles and the 20 domain overlays in tables, filtered by level, domain and text.",
-        "An overlay editor with a form view and a YAML view, validated as you type.",
-        "Every saved version with a diff between any two, and rollback for approvers.",
-      ]}
+      description="The principles your agents follow: core hard constraints and soft norms, plus domain overlays that add principles and change priorities when a request belongs to their domain."
+      actions={
+        <div className="flex gap-4 whitespace-nowrap">
+          <Link href="/constitution/history" className={linkClass}>
+            History
+          </Link>
+          <Link href="/retrieval" className={linkClass}>
+            Retrieval playground
+          </Link>
+        </div>
+      }
     />
+  );
+  if (!version) {
+    return (
+      <>
+        {header}
+        <NoConstitution />
+      </>
+    );
+  }
+  const overlays = Object.values(version.constitution.overlays);
+  const principles: PrincipleRow[] = allPrinciples(version.constitution).map((p) => ({ id: p.id, level: p.level, priority: p.priority, title: p.title, rule: p.rule, keywords: p.keywords, domain: p.domain }));
+  return (
+    <>
+      {header}
+      <div className="mb-6">
+        <VersionSummary version={version} />
+      </div>
+      <div className="space-y-6">
+        <Card title={`Principles (${version.constitution.core.length} core, ${principles.length - version.constitution.core.length} in overlays)`}>
+          <PrinciplesTable principles={principles} domains={overlays.map((o) => o.domain)} />
+        </Card>
+        <Card title={`${overlays.length} overlays`}>
+          <OverlaysTable overlays={overlays} />
+        </Card>
+      </div>
+    </>
   );
 }

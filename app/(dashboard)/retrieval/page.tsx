@@ -1,18 +1,31 @@
 import type { Metadata } from "next";
-import { PlannedPage } from "@/components/shell/planned-page";
+import Link from "next/link";
+import { NoConstitution } from "@/components/constitution/no-constitution";
+import { PageHeader } from "@/components/ui/primitives";
+import { RetrievalPlayground } from "@/components/retrieval/retrieval-playground";
+import { requirePage } from "@/lib/auth/page";
+import { constitutionVersions } from "@/lib/db/constitution";
 
 export const metadata: Metadata = { title: "Retrieval" };
 
-export default function Page() {
+export default async function RetrievalPage() {
+  await requirePage("viewer");
+  const version = await constitutionVersions.current();
   return (
-    <PlannedPage
-      title="Retrieval"
-      summary="Try a prompt and see which domains and principles Charter would inject."
-      docs="retrieval"
-      will={[
-        "Detected domains with their confidences.",
-        "Retrieved principles in conflict order, and the debug info of the retrieval.",
-      ]}
-    />
+    <>
+      <PageHeader
+        title="Retrieval"
+        description={
+          <>
+            Try a prompt and see which domains and principles Charter would inject, in conflict order, and how it got there. Read{" "}
+            <Link href="/docs/retrieval" className="font-medium text-indigo-600 hover:underline">
+              how retrieval works
+            </Link>
+            .
+          </>
+        }
+      />
+      {version ? <RetrievalPlayground domains={Object.keys(version.constitution.overlays)} /> : <NoConstitution />}
+    </>
   );
 }

@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+/**
+ * Seed 000 (Constitutional Reward): the seven principles a turn is scored on, the
+ * turn's shape, and a score. Keys are snake_case as in the seed's to_dict.
+ */
+export const PRINCIPLES = ["tasteful", "curated", "ethical", "joy_inducing", "composable", "heterarchical", "generative"] as const;
+export const principleSchema = z.enum(PRINCIPLES);
+export type Principle = z.infer<typeof principleSchema>;
+
+/** The question each principle asks (seed 000). */
+export const PRINCIPLE_QUESTIONS: Record<Principle, string> = {
+  tasteful: "Does this serve a clear purpose?",
+  curated: "Is this intentional?",
+  ethical: "Does this respect human agency?",
+  joy_inducing: "Does this delight?",
+  composable: "Does this compose cleanly?",
+  heterarchical: "Can this both lead and follow?",
+  generative: "Is this compressive?",
+};
+
+/** Seed 000's default weights (sum 8.7): safety first, architecture second. */
+export const DEFAULT_WEIGHTS: Readonly<Record<Principle, number>> = {
+  ethical: 2.0,
+  composable: 1.5,
+  joy_inducing: 1.2,
+  tasteful: 1.0,
+  curated: 1.0,
+  heterarchical: 1.0,
+  generative: 1.0,
+};
+
+export const unitScore = z.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
+
+export const toolCallSchema = z.looseObject({
+  name: z.string().min(1, "must not be empty"),
+  status: z.string().optional(),
+});
+
+/** What an agent turn produced. `context_utilization` (0..1) is Charter's addition for GENERATIVE. */
+export const turnResultSchema = z.strictObject({
+  response: z.string().default(""),
+  tools: z.array(toolCallSchema).default([]),
+  tools_passed: z.boolean().default(true),
+  context_utilization: unitScore.optional(),
+});
+export type TurnResult = z.output<typeof turnResultSchema>;
+export type TurnResultInput = z.input<typeof turnResultSchema>;
+
+/** A weight set: any subset of principles; a missing principle weighs 1.0 (seed 000). */
+export const weightsSchema = z.partialRecord(principleSchema, z.number({ error: "must be a number" }).min(0, "must not be negative").max(100, "must be at most 100"));
+export type Weights = z.infer<typeof weightsSchema>;
+
+/** Per-principle scores as a dict: unknown keys and values outside 0..1 are rejected; missing keys are 1.0. */
+export const scoreDictSchema = z.strictObject(Object.fromEntries(PRINCIPLES.map((p) => [p, unitScore.optional()])) as Record<Principle, z.ZodOptional<typeof unitScore>>);
+export type ScoreDict = Record<Principle, number>;
