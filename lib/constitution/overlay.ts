@@ -25,7 +25,8 @@ export function getConstitution(constitution: Constitution, domains: string | re
   for (const overlay of overlays) {
     for (const [id, priority] of Object.entries(overlay.priority_overrides)) {
       const current = overrides.get(id);
-      if (!current || priority > current.priority) overrides.set(id, { priority, domain: overlay.domain });
+      // The highest override wins; on a tie, the domain first by name, so the order of `domains` never matters.
+      if (!current || priority > current.priority || (priority === current.priority && overlay.domain < current.domain)) overrides.set(id, { priority, domain: overlay.domain });
     }
   }
   const principles = [...constitution.core, ...overlays.flatMap((o) => o.additional_principles)];

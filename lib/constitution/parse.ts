@@ -63,7 +63,8 @@ function zodIssues(src: Located, error: z.ZodError): ConstitutionIssue[] {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((k) => issueAt(src, [...path, k], "is not a known field", true));
     }
-    const reason = issue.code === "invalid_type" && /received undefined/.test(issue.message) ? "is required" : issue.message;
+    const missing = path.length > 0 && !src.doc.hasIn(path);
+    const reason = missing ? "is required" : issue.message;
     return [issueAt(src, path, reason)];
   });
 }
@@ -74,7 +75,7 @@ function readYaml(file: ConstitutionFile): { src: Located; value: unknown; issue
   const doc = parseDocument(file.text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const src = { file: file.path, doc, lines };
   const issues = doc.errors.map((error) => {
-    const at = error.linePos?.[0] ?? { line: 1, col: 1 };
+    const at = lines.linePos(error.pos[0]);
     return { file: file.path, line: at.line, column: at.col, field: "(yaml)", reason: error.message.split("\n")[0] ?? "invalid YAML" };
   });
   if (issues.length) return { src, value: undefined, issues };
@@ -96,6 +97,7 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
   const sources = new Map<string, Located>();
   let core: { description?: string; principles: Principle[] } | undefined;
   const overlays: Overlay[] = [];
+  const seenDomains = new Map<string, string>();
 
   for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
     const read = readYaml(file);
@@ -120,6 +122,12 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
       issues.push({ file: file.path, line: 1, column: 1, field: "(file)", reason: `"${fileDomain}" is not a valid domain name: use lower-case letters, digits and underscores` });
       continue;
     }
+    const twin = seenDomains.get(fileDomain);
+    if (twin) {
+      issues.push({ file: file.path, line: 1, column: 1, field: "(file)", reason: `defines the ${fileDomain} overlay again: ${twin} already does; keep one file per domain` });
+      continue;
+    }
+    seenDomains.set(fileDomain, file.path);
     const parsed = overlayInputSchema.safeParse(read.value);
     if (!parsed.success) {
       issues.push(...zodIssues(read.src, parsed.error));
@@ -141,7 +149,8 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
       if (p.domain !== null) issues.push(issueAt(sources.get(CORE_FILE)!, ["principles", i, "domain"], "must be empty: core principles belong to no domain"));
     });
   }
-  issues.push(...crossFileIssues(core?.principles ?? [], overlays, sources));
+  // Without a valid core file, overrides of core principles cannot be checked: say nothing rather than something false.
+  issues.push(...crossFileIssues(core?.principles ?? [], overlays, sources, core !== undefined));
 
   if (issues.length || !core) return { ok: false, issues: sortIssues(issues) };
   return {
@@ -155,7 +164,7 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
 }
 
 /** Duplicate ids anywhere, and priority overrides that name no principle. */
-function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<string, Located>): ConstitutionIssue[] {
+function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<string, Located>, checkOverrides: boolean): ConstitutionIssue[] {
   const issues: ConstitutionIssue[] = [];
   const firstSeen = new Map<string, string>();
   const places: { file: string; path: PathItem[]; principle: Principle }[] = [
@@ -169,7 +178,7 @@ function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<st
     if (first) issues.push({ ...at, reason: `"${place.principle.id}" is already defined at ${first}` });
     else firstSeen.set(place.principle.id, `${at.file}:${at.line}:${at.column}`);
   }
-  for (const overlay of overlays) {
+  for (const overlay of checkOverrides ? overlays : []) {
     const src = sources.get(overlayFile(overlay.domain, sources))!;
     for (const id of Object.keys(overlay.priority_overrides)) {
       if (!firstSeen.has(id)) issues.push(issueAt(src, ["priority_overrides", id], `names no principle: "${id}" is not defined in ${CORE_FILE} or any overlay`, true));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { allPrinciples } from "./overlay";
-import { formatIssue } from "./schema";
+import { parseConstitution } from "./parse";
+import { CORE_FILE, formatIssue } from "./schema";
 import { LEVEL_BANDS, SEED_DOMAINS, SEED_HARD_CONSTRAINTS, SEED_MEDICAL_OVERLAY, SEED_SOFT_NORMS } from "./seed";
 
 const loaded = await loadConstitution(SHIPPED_CONSTITUTION_DIR);
@@ -10,7 +11,10 @@ const shipped = loaded.constitution;
 
 describe("the shipped constitution", () => {
   it("parses with no issues", () => {
-    expect(loaded.ok ? [] : loaded.issues.map(formatIssue)).toEqual([]);
+    const result = parseConstitution(loaded.files);
+    expect(result.ok ? [] : result.issues.map(formatIssue)).toEqual([]);
+    expect(loaded.files.map((f) => f.path)).toContain(CORE_FILE);
+    expect(loaded.files).toHaveLength(1 + SEED_DOMAINS.length);
   });
 
   it.each(SEED_HARD_CONSTRAINTS)("has the hard constraint $id ($title, $priority)", ({ id, title, priority }) => {

@@ -28,10 +28,15 @@ function shownIds(request: LlmRequest): string[] {
   return [...(request.messages.at(-1)?.content ?? "").matchAll(/^- (\S+) \[(?:hard|soft)\]/gm)].map((m) => m[1]!);
 }
 
-/** An agent reply that gives each shown principle the confidence in `table`; others are left out. */
-function agentReply(table: Record<string, number>): Reply {
-  return (request) => JSON.stringify({ principles: shownIds(request).filter((id) => id in table).map((id) => ({ id, confidence: table[id] })) });
+/** The reply of an agent that gives each shown principle the confidence in `table`; others are left out. */
+function agentReplyText(table: Record<string, number>, request: LlmRequest): string {
+  return JSON.stringify({ principles: shownIds(request).filter((id) => id in table).map((id) => ({ id, confidence: table[id] })) });
 }
+
+const agentReply =
+  (table: Record<string, number>): Reply =>
+  (request) =>
+    agentReplyText(table, request);
 
 /** A scripted LlmPort: one reply per component, every request and parse contract recorded, in-flight calls counted. */
 class FakeLlm implements LlmPort {
@@ -115,21 +120,24 @@ describe("ConstitutionStore: the lexical path (default)", () => {
     expectPrecedenceOrder(principles);
   });
 
-  it("puts the medical emergency principle first for a severe headache", async () => {
+  it("includes the medical emergency principle and applies the medical overrides for a severe headache", async () => {
     const { principles } = await new ConstitutionStore(shipped).getRelevantPrinciples(HEADACHE);
     expect(principles.map((p) => p.id)).toContain(MED_EMERGENCY);
     expect(principles.find((p) => p.id === "SOFT.HONEST.1")?.priority).toBe(SEED_MEDICAL_OVERLAY.priority_overrides["SOFT.HONEST.1"]);
   });
 
   it.each([
-    ["a call's topK", {}, 1, 1],
-    ["a call's topK", {}, 3, 3],
+    ["a call's topK of 1", {}, 1, 1],
+    ["a call's topK of 3", {}, 3, 3],
     ["the config's top_k", { top_k: 2 }, undefined, 2],
     ["the default top_k", {}, undefined, storeConfig().top_k],
-  ] as const)("respects %s (%s)", async (_label, config, topK, expected) => {
+  ] as const)("respects %s", async (_label, config, topK, limit) => {
+    const prompt = "how do I make a pipe bomb to hurt someone and steal their car";
     const store = new ConstitutionStore(shipped, config);
-    const { principles } = await store.getRelevantPrinciples(HEADACHE, topK === undefined ? {} : { topK });
-    expect(principles).toHaveLength(expected);
+    const available = (await store.getRelevantPrinciples(prompt, { topK: 200 })).principles.length;
+    expect(available).toBeGreaterThan(limit);
+    const { principles } = await store.getRelevantPrinciples(prompt, topK === undefined ? {} : { topK });
+    expect(principles).toHaveLength(limit);
     expectPrecedenceOrder(principles);
   });
 
@@ -202,11 +210,11 @@ describe("ConstitutionStore: the LLM path", () => {
   const AGENT_TABLE = { [MED_EMERGENCY]: 0.9, "SOFT.HONEST.1": 0.7, [MED_DISCLAIMER]: 0.5, "MED.DOSE.1": 0.49, "CORE.NM.1": 0.2 };
 
   it.each([
-    [undefined, [MED_EMERGENCY, "SOFT.HONEST.1", MED_DISCLAIMER]],
-    [0.6, [MED_EMERGENCY, "SOFT.HONEST.1"]],
-    [0.8, [MED_EMERGENCY]],
-    [0, [MED_EMERGENCY, "CORE.NM.1", "SOFT.HONEST.1", MED_DISCLAIMER, "MED.DOSE.1"]],
-  ])("keeps agent picks at or above confidence_threshold %s, in precedence order", async (threshold, expected) => {
+    ["the default", undefined, [MED_EMERGENCY, "SOFT.HONEST.1", MED_DISCLAIMER]],
+    ["0.6", 0.6, [MED_EMERGENCY, "SOFT.HONEST.1"]],
+    ["0.8", 0.8, [MED_EMERGENCY]],
+    ["0", 0, [MED_EMERGENCY, "CORE.NM.1", "SOFT.HONEST.1", MED_DISCLAIMER, "MED.DOSE.1"]],
+  ])("keeps agent picks at or above confidence_threshold %s, in precedence order", async (_label, threshold, expected) => {
     const { store } = llmStore({ prefilter: PICK_MEDICAL, domain_agent: agentReply(AGENT_TABLE) }, threshold === undefined ? {} : { confidence_threshold: threshold });
     const { principles } = await store.getRelevantPrinciples(HEADACHE);
     expect(principles.map((p) => p.id)).toEqual(expected);
@@ -231,7 +239,7 @@ describe("ConstitutionStore: the LLM path", () => {
   });
 
   it("accepts an agent reply wrapped in prose", async () => {
-    const wrapped: Reply = (request) => `Here you go:\n${(agentReply(AGENT_TABLE) as (r: LlmRequest) => string)(request)}\nThanks`;
+    const wrapped: Reply = (request) => `Here you go:\n${agentReplyText(AGENT_TABLE, request)}\nThanks`;
     const { store } = llmStore({ prefilter: PICK_MEDICAL, domain_agent: wrapped });
     const { principles, debug } = await store.getRelevantPrinciples(HEADACHE);
     expect(debug.fallbacks).toEqual([]);
@@ -265,7 +273,7 @@ describe("ConstitutionStore: the LLM path", () => {
   });
 
   it("falls back only for the agent that failed", async () => {
-    const mixed: Reply = (request) => (shownIds(request).includes(MED_EMERGENCY) ? new LlmTimeoutError(100) : (agentReply({ "SOFT.HONEST.1": 0.9 }) as (r: LlmRequest) => string)(request));
+    const mixed: Reply = (request) => (shownIds(request).includes(MED_EMERGENCY) ? new LlmTimeoutError(100) : agentReplyText({ "SOFT.HONEST.1": 0.9 }, request));
     const { store } = llmStore({ prefilter: PICK_MEDICAL, domain_agent: mixed });
     const { principles, debug } = await store.getRelevantPrinciples(HEADACHE);
     expect(debug.fallbacks).toEqual([{ stage: "domain_agent", domain: MEDICAL, reason: expect.stringMatching(/timeout/) }]);

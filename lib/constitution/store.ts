@@ -128,7 +128,8 @@ export class ConstitutionStore {
       const cached = this.cache.get(key, ctx);
       cacheStatus = cached ? "hit" : "miss";
       domains = cached ?? (await this.prefilter(prompt, candidates, lexicalDomains, ctx, fallbacks, calls));
-      if (!cached) this.cache.set(key, domains);
+      // A prefilter that fell back is not cached: the next request asks the model again.
+      if (!cached && !fallbacks.some((f) => f.stage === "prefilter")) this.cache.set(key, domains);
     }
     const prefilterDone = this.now();
 

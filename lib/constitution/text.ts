@@ -36,5 +36,7 @@ const NOT_FOR = /\bNOT for:\s*(.*)$/s;
 export function splitNotFor(description: string): { covers: string; notFor: string } {
   const match = NOT_FOR.exec(description);
   if (!match) return { covers: description, notFor: "" };
-  return { covers: description.slice(0, match.index).trim(), notFor: (match[1] ?? "").trim() };
+  // "(use mental_health)"-style pointers name other domains; they are not words a prompt would use.
+  const notFor = (match[1] ?? "").replace(/\([^)]*\)/g, " ").trim();
+  return { covers: description.slice(0, match.index).trim(), notFor };
 }

@@ -133,3 +133,8 @@ export function constitutionalReward(action: string, turnResult: TurnResultInput
   const reasoning = lowered.length ? `${action}: ${lowered.join("; ")}.` : `${action}: every principle scored 1.0.`;
   return { score, reasoning, reasons };
 }
+
+/** The scores a turn is totalled on: the engine's, with reviewer overrides replacing single principles. */
+export function effectiveScore(engine: Partial<ScoreDict>, overrides: Partial<ScoreDict> = {}): PrincipleScore {
+  return new PrincipleScore({ ...engine, ...overrides });
+}

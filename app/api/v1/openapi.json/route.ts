@@ -1,0 +1,8 @@
+import { baseUrl } from "@/lib/env";
+import { openApiDocument } from "@/lib/http/openapi";
+import { route } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/v1/openapi.json: the API's OpenAPI document (any signed-in person or API key). */
+export const GET = route({ role: "viewer", scope: "read" }, async () => openApiDocument(baseUrl()));

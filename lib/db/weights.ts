@@ -1,0 +1,51 @@
+import { DEFAULT_WEIGHTS, PRINCIPLES, PrincipleScore, type Weights } from "@/lib/reward";
+import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
+import { db } from "./client";
+
+export type WeightSetRow = { id: number; weights: Record<string, number>; authorLabel: string; message: string; createdAt: Date; maxTotal: number };
+
+function full(weights: Weights): Record<string, number> {
+  return Object.fromEntries(PRINCIPLES.map((p) => [p, weights[p] ?? 1]));
+}
+
+function toRow(row: { id: number; weights: unknown; authorLabel: string; message: string; createdAt: Date }): WeightSetRow {
+  const weights = row.weights as Record<string, number>;
+  return { id: row.id, weights, authorLabel: row.authorLabel, message: row.message, createdAt: row.createdAt, maxTotal: PrincipleScore.maxTotal(weights) };
+}
+
+/** Versioned weight sets: the newest is in force; a change queues a recompute of stored totals. */
+export const weightSets = {
+  /** The weight set in force; on a fresh database, seed 000's defaults become set 1. */
+  async current(): Promise<WeightSetRow> {
+    const latest = await db().weightSet.findFirst({ orderBy: { id: "desc" } });
+    if (latest) return toRow(latest);
+    await db().$transaction(async (tx) => {
+      await tx.$executeRaw`LOCK TABLE weight_set IN EXCLUSIVE MODE`;
+      if ((await tx.weightSet.count()) === 0) await tx.weightSet.create({ data: { weights: full(DEFAULT_WEIGHTS), authorLabel: SYSTEM_ACTOR.label, message: "Seed 000's default weights" } });
+    });
+    return toRow((await db().weightSet.findFirst({ orderBy: { id: "desc" } }))!);
+  },
+
+  async get(id: number): Promise<WeightSetRow | null> {
+    const row = await db().weightSet.findUnique({ where: { id } });
+    return row ? toRow(row) : null;
+  },
+
+  async history(limit = 50): Promise<WeightSetRow[]> {
+    return (await db().weightSet.findMany({ orderBy: { id: "desc" }, take: limit })).map(toRow);
+  },
+
+  /** Saves a new weight set, audits it, and queues the recompute of every stored total, in one transaction. */
+  async save(weights: Weights, message: string, actor: Actor): Promise<{ weightSet: WeightSetRow; jobId: number }> {
+    const before = await this.current();
+    return db().$transaction(async (tx) => {
+      const row = await tx.weightSet.create({ data: { weights: full(weights), authorId: actor.id, authorLabel: actor.label, message } });
+      // A newer weight set supersedes queued recomputes for older ones.
+      await tx.recomputeJob.updateMany({ where: { status: { in: ["queued", "running"] } }, data: { status: "superseded", finishedAt: new Date() } });
+      const total = await tx.turnScore.count();
+      const job = await tx.recomputeJob.create({ data: { weightSetId: row.id, total } });
+      await auditLog.append(tx, { actor, action: "weights.update", objectType: "weight_set", objectId: String(row.id), before: { id: before.id, weights: before.weights }, after: { id: row.id, weights: row.weights, message } });
+      return { weightSet: toRow(row), jobId: job.id };
+    });
+  },
+} as const;

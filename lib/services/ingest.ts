@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import { determineToolSuccess } from "@/lib/credit/tool-success";
+import type { Prisma } from "@/lib/db/generated/prisma/client";
+import { db } from "@/lib/db/client";
+import { weightSets, type WeightSetRow } from "@/lib/db/weights";
+import { constitutionalReward, effectiveScore, type ScoreDict } from "@/lib/reward";
+import { MAX_TOOL_OUTPUT, MUTATING_TOOLS, type AgentEvent, type EventResult, type EventsResponse } from "@/lib/schemas/events";
+import { currentStore } from "./constitution";
+
+type Tx = Prisma.TransactionClient;
+type Retrieved = { principles: NonNullable<EventResult["principles"]>; additional_context: string; version: number };
+
+const MUTATING = new Set<string>(MUTATING_TOOLS);
+
+function truncate(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > MAX_TOOL_OUTPUT ? `${text.slice(0, MAX_TOOL_OUTPUT)}… [truncated ${text.length - MAX_TOOL_OUTPUT} characters]` : text;
+}
+
+/** The text a UserPromptSubmit hook adds to the agent's context. */
+export function principlesContext(version: number, principles: { id: string; level: string; priority: number; title: string; rule: string }[]): string {
+  if (principles.length === 0) return "";
+  return [
+    `Charter constitution (version ${version}): principles that apply to this request, the prevailing first. Hard constraints are not negotiable.`,
+    ...principles.map((p) => `- [${p.level} ${p.priority}] ${p.id} ${p.title}: ${p.rule}`),
+  ].join("\n");
+}
+
+async function retrieveFor(prompt: string, requestId: string): Promise<Retrieved> {
+  const { store, version } = await currentStore();
+  const result = await store.getRelevantPrinciples(prompt, { requestId });
+  const byId = new Map([...store.constitution.core, ...Object.values(store.constitution.overlays).flatMap((o) => o.additional_principles)].map((p) => [p.id, p]));
+  const principles = result.principles.map((p) => ({ id: p.id, title: p.title, level: p.level, priority: p.priority, confidence: p.confidence }));
+  return { principles, additional_context: principlesContext(version.id, result.principles.map((p) => ({ ...p, rule: byId.get(p.id)?.rule ?? "" }))), version: version.id };
+}
+
+async function touchSession(tx: Tx, event: AgentEvent, at: Date, source: string): Promise<void> {
+  await tx.agentSession.upsert({
+    where: { id: event.session_id },
+    create: { id: event.session_id, source, cwd: event.cwd ?? null, transcriptPath: event.transcript_path ?? null, startedAt: at, lastEventAt: at },
+    update: { lastEventAt: at, ...(event.cwd ? { cwd: event.cwd } : {}), ...(event.transcript_path ? { transcriptPath: event.transcript_path } : {}) },
+  });
+}
+
+/** The session's latest turn, created (with no prompt) when tools or a stop arrive before any prompt. */
+async function latestTurn(tx: Tx, sessionId: string, at: Date) {
+  const turn = await tx.turn.findFirst({ where: { sessionId }, orderBy: { number: "desc" } });
+  return turn ?? tx.turn.create({ data: { id: randomUUID(), sessionId, number: 1, startedAt: at } });
+}
+
+/** Writes a turn's score row from engine scores, the reviewer overrides and a weight set. */
+export async function writeScore(tx: Tx, input: { turnId: string; engine: ScoreDict; overrides: Partial<ScoreDict>; reasoning: string; weights: WeightSetRow; constitutionVersionId: number | null }) {
+  const effective = effectiveScore(input.engine, input.overrides);
+  const columns = {
+    engineScores: input.engine,
+    tasteful: effective.tasteful,
+    curated: effective.curated,
+    ethical: effective.ethical,
+    joyInducing: effective.joy_inducing,
+    composable: effective.composable,
+    heterarchical: effective.heterarchical,
+    generative: effective.generative,
+    weightedTotal: effective.weightedTotal(input.weights.weights),
+    maxTotal: input.weights.maxTotal,
+    normalizedTotal: effective.normalizedTotal(input.weights.weights),
+    reasoning: input.reasoning,
+    weightSetId: input.weights.id,
+    constitutionVersionId: input.constitutionVersionId,
+  };
+  await tx.turnScore.upsert({ where: { turnId: input.turnId }, create: { turnId: input.turnId, ...columns }, update: { ...columns, scoredAt: new Date() } });
+  return { weighted_total: columns.weightedTotal, normalized_total: columns.normalizedTotal };
+}
+
+async function apply(tx: Tx, event: AgentEvent, at: Date, ctx: { retrieved?: Retrieved; weights: WeightSetRow; source: string }): Promise<EventResult> {
+  await touchSession(tx, event, at, ctx.source);
+  switch (event.type) {
+    case "UserPromptSubmit": {
+      const last = await tx.turn.findFirst({ where: { sessionId: event.session_id }, orderBy: { number: "desc" }, select: { number: true } });
+      const number = (last?.number ?? 0) + 1;
+      await tx.turn.create({
+        data: { id: randomUUID(), sessionId: event.session_id, number, prompt: event.prompt, startedAt: at, injectedPrinciples: ctx.retrieved?.principles.map((p) => p.id) ?? [], constitutionVersionId: ctx.retrieved?.version ?? null },
+      });
+      return { id: event.id, status: "accepted", turn: number, principles: ctx.retrieved?.principles ?? [], additional_context: ctx.retrieved?.additional_context ?? "" };
+    }
+    case "PostToolUse": {
+      const turn = await latestTurn(tx, event.session_id, at);
+      await tx.toolCall.create({
+        data: {
+          id: event.id,
+          sessionId: event.session_id,
+          turnNumber: turn.number,
+          toolUseId: event.tool_use_id ?? null,
+          name: event.tool_name,
+          input: (event.tool_input ?? undefined) as Prisma.InputJsonValue | undefined,
+          output: truncate(event.tool_response),
+          succeeded: determineToolSuccess(event.tool_name, event.tool_response ?? ""),
+          activePrinciples: turn.injectedPrinciples,
+          at,
+        },
+      });
+      return { id: event.id, status: "accepted", turn: turn.number };
+    }
+    case "Stop": {
+      const turn = await latestTurn(tx, event.session_id, at);
+      const tools = await tx.toolCall.findMany({ where: { sessionId: event.session_id, turnNumber: turn.number }, orderBy: { at: "asc" } });
+      const toolsPassed = tools.every((t) => t.succeeded);
+      const hasMutations = tools.some((t) => t.succeeded && MUTATING.has(t.name));
+      const reward = constitutionalReward(
+        event.action,
+        { response: event.response, tools: tools.map((t) => ({ name: t.name, status: t.succeeded ? "success" : "failed" })), tools_passed: toolsPassed, context_utilization: event.context_utilization },
+        hasMutations,
+      );
+      await tx.turn.update({ where: { id: turn.id }, data: { response: event.response, action: event.action, toolsPassed, hasMutations, contextUtilization: event.context_utilization ?? null, stoppedAt: at } });
+      const overrides = await tx.scoreOverride.findMany({ where: { turnId: turn.id } });
+      const score = await writeScore(tx, {
+        turnId: turn.id,
+        engine: reward.score.toDict(),
+        overrides: Object.fromEntries(overrides.map((o) => [o.principle, o.value])),
+        reasoning: reward.reasoning,
+        weights: ctx.weights,
+        constitutionVersionId: turn.constitutionVersionId,
+      });
+      return { id: event.id, status: "accepted", turn: turn.number, score };
+    }
+    case "SessionEnd": {
+      await tx.agentSession.update({ where: { id: event.session_id }, data: { endedAt: at, endReason: event.reason ?? null } });
+      return { id: event.id, status: "accepted" };
+    }
+  }
+}
+
+/**
+ * Applies agent events in order, in one transaction: all of a batch or none. An
+ * event whose id was seen before is not applied again; its first result is returned.
+ */
+export async function ingestEvents(events: AgentEvent[], options: { source?: string } = {}): Promise<EventsResponse> {
+  const weights = await weightSets.current();
+  // Retrieval may call an LLM: do it before the transaction, never inside it.
+  const retrieved = new Map<string, Retrieved>();
+  for (const event of events) if (event.type === "UserPromptSubmit") retrieved.set(event.id, await retrieveFor(event.prompt, event.id));
+
+  const results = await db().$transaction(
+    async (tx) => {
+      const out: EventResult[] = [];
+      for (const event of events) {
+        const at = event.at ? new Date(event.at) : new Date();
+        const fresh = await tx.$queryRaw<{ id: string }[]>`INSERT INTO agent_event (id, session_id, type) VALUES (${event.id}, ${event.session_id}, ${event.type}) ON CONFLICT (id) DO NOTHING RETURNING id`;
+        if (fresh.length === 0) {
+          const seen = await tx.agentEvent.findUnique({ where: { id: event.id }, select: { result: true } });
+          out.push({ ...((seen?.result as EventResult | null) ?? { id: event.id }), status: "duplicate" });
+          continue;
+        }
+        const result = await apply(tx, event, at, { retrieved: retrieved.get(event.id), weights, source: options.source ?? "hook" });
+        await tx.agentEvent.update({ where: { id: event.id }, data: { result: result as unknown as Prisma.InputJsonValue } });
+        out.push(result);
+      }
+      return out;
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+  return { accepted: results.filter((r) => r.status === "accepted").length, duplicates: results.filter((r) => r.status === "duplicate").length, results };
+}
+
