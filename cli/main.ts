@@ -3,6 +3,7 @@ import { VERSION } from "@/lib/version";
 import { registerConstitution } from "./commands/constitution";
 import { registerDb } from "./commands/db";
 import { registerRetrieve } from "./commands/retrieve";
+import { registerScore } from "./commands/score";
 import { registerServe } from "./commands/serve";
 import { registerUsers } from "./commands/users";
 import { CliError, EXIT } from "./errors";
@@ -18,6 +19,7 @@ registerDb(program);
 registerUsers(program);
 registerConstitution(program);
 registerRetrieve(program);
+registerScore(program);
 
 
 try {

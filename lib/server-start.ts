@@ -2,6 +2,7 @@ import { firstAdminLink } from "@/lib/auth/bootstrap";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ensureConstitution } from "@/lib/services/constitution";
+import { startRecomputeWorker } from "@/lib/services/recompute";
 
 /** Work done once per server process, after migrations (which `charter serve` runs first). */
 export async function onServerStart(): Promise<void> {
@@ -10,6 +11,7 @@ export async function onServerStart(): Promise<void> {
   } catch (error) {
     log.error("could not import the shipped constitution", error);
   }
+  startRecomputeWorker();
   try {
     const link = await firstAdminLink(env().CHARTER_ADMIN_EMAIL);
     if (link) {

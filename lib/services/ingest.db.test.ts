@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => teardown());
 
-function session(): { id: string; events: (e: Omit<AgentEventInput, "id" | "session_id">) => AgentEventInput } {
+function session(): { id: string; events: (e: { type: AgentEventInput["type"] } & Record<string, unknown>) => AgentEventInput } {
   const id = unique("session");
   return { id, events: (e) => ({ ...e, id: unique("evt"), session_id: id }) as AgentEventInput };
 }
