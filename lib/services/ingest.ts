@@ -50,7 +50,7 @@ async function latestTurn(tx: Tx, sessionId: string, at: Date) {
 }
 
 /** Writes a turn's score row from engine scores, the reviewer overrides and a weight set. */
-export async function writeScore(tx: Tx, input: { turnId: string; engine: ScoreDict; overrides: Partial<ScoreDict>; reasoning: string; weights: WeightSetRow; constitutionVersionId: number | null }) {
+export async function writeScore(tx: Tx, input: { turnId: string; engine: ScoreDict; overrides: Partial<ScoreDict>; reasoning: string; weights: WeightSetRow; constitutionVersionId: number | null; rescored?: boolean }) {
   const effective = effectiveScore(input.engine, input.overrides);
   const columns = {
     engineScores: input.engine,
@@ -68,7 +68,7 @@ export async function writeScore(tx: Tx, input: { turnId: string; engine: ScoreD
     weightSetId: input.weights.id,
     constitutionVersionId: input.constitutionVersionId,
   };
-  await tx.turnScore.upsert({ where: { turnId: input.turnId }, create: { turnId: input.turnId, ...columns }, update: { ...columns, scoredAt: new Date() } });
+  await tx.turnScore.upsert({ where: { turnId: input.turnId }, create: { turnId: input.turnId, ...columns }, update: { ...columns, ...(input.rescored ? { scoredAt: new Date() } : {}) } });
   return { weighted_total: columns.weightedTotal, normalized_total: columns.normalizedTotal };
 }
 
@@ -120,6 +120,7 @@ async function apply(tx: Tx, event: AgentEvent, at: Date, ctx: { retrieved?: Ret
         reasoning: reward.reasoning,
         weights: ctx.weights,
         constitutionVersionId: turn.constitutionVersionId,
+        rescored: true,
       });
       return { id: event.id, status: "accepted", turn: turn.number, score };
     }

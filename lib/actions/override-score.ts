@@ -1,0 +1,12 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { overrideScore } from "@/lib/db/turns";
+import { overrideScoreSchema } from "@/lib/schemas/turns";
+import { defineAction } from "./client";
+
+/** Overrides one principle's score on one turn (editors and up); audited, totals recomputed. */
+export const overrideScoreAction = defineAction({ role: "editor", input: overrideScoreSchema }, async (input, { caller }) => {
+  const totals = await overrideScore(input, { id: caller.userId, label: caller.email });
+  revalidatePath(`/turns/${input.turnId}`);
+  return totals;
+});

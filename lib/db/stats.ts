@@ -1,0 +1,47 @@
+import { PRINCIPLES, type Principle } from "@/lib/reward";
+import { db } from "./client";
+
+export type TrendPoint = { day: string; turns: number; avgNormalized: number };
+export type Bucket = { from: number; to: number; turns: number };
+export type PrincipleAverage = { principle: Principle; average: number; turns: number };
+
+const COLUMNS: Record<Principle, string> = {
+  tasteful: "tasteful",
+  curated: "curated",
+  ethical: "ethical",
+  joy_inducing: "joy_inducing",
+  composable: "composable",
+  heterarchical: "heterarchical",
+  generative: "generative",
+};
+
+/** What the Overview shows: daily score trend, the distribution of totals, and the weakest principles of the last 7 days. */
+export async function overviewStats(days = 30) {
+  const [trend, buckets, averages, counts] = await Promise.all([
+    db().$queryRawUnsafe<{ day: Date; turns: bigint; avg: number }[]>(
+      `SELECT date_trunc('day', scored_at) AS day, count(*) AS turns, avg(normalized_total)::float8 AS avg
+       FROM turn_score WHERE scored_at >= now() - make_interval(days => $1::int) GROUP BY 1 ORDER BY 1`,
+      days,
+    ),
+    db().$queryRawUnsafe<{ bucket: number; turns: bigint }[]>(`SELECT least(floor(normalized_total * 10), 9)::int AS bucket, count(*) AS turns FROM turn_score GROUP BY 1 ORDER BY 1`),
+    db().$queryRawUnsafe<Record<string, number | bigint>[]>(
+      `SELECT count(*) AS turns, ${PRINCIPLES.map((p) => `avg(${COLUMNS[p]})::float8 AS "${p}"`).join(", ")} FROM turn_score WHERE scored_at >= now() - interval '7 days'`,
+    ),
+    db().$queryRawUnsafe<{ turns: bigint; sessions: bigint }[]>(`SELECT (SELECT count(*) FROM turn_score) AS turns, (SELECT count(*) FROM agent_session) AS sessions`),
+  ]);
+  const week = averages[0] ?? {};
+  const weekTurns = Number(week.turns ?? 0);
+  return {
+    totals: { turns: Number(counts[0]?.turns ?? 0), sessions: Number(counts[0]?.sessions ?? 0) },
+    trend: trend.map((t) => ({ day: t.day.toISOString().slice(0, 10), turns: Number(t.turns), avgNormalized: Math.round(t.avg * 10_000) / 10_000 })) satisfies TrendPoint[],
+    distribution: Array.from({ length: 10 }, (_, i) => ({ from: i / 10, to: (i + 1) / 10, turns: Number(buckets.find((b) => b.bucket === i)?.turns ?? 0) })) satisfies Bucket[],
+    weakest: (weekTurns === 0
+      ? []
+      : PRINCIPLES.map((p) => ({ principle: p, average: Math.round(Number(week[p] ?? 1) * 10_000) / 10_000, turns: weekTurns })).sort((a, b) => a.average - b.average)) satisfies PrincipleAverage[],
+  };
+}
+
+/** The newest recompute job, for the Weights page's progress bar. */
+export async function latestRecompute() {
+  return db().recomputeJob.findFirst({ orderBy: { id: "desc" } });
+}
