@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { VERSION } from "@/lib/version";
 import { registerConstitution } from "./commands/constitution";
 import { registerDb } from "./commands/db";
+import { registerImport } from "./commands/import";
 import { registerRetrieve } from "./commands/retrieve";
 import { registerScore } from "./commands/score";
 import { registerServe } from "./commands/serve";
@@ -20,6 +21,7 @@ registerUsers(program);
 registerConstitution(program);
 registerRetrieve(program);
 registerScore(program);
+registerImport(program);
 
 
 try {
