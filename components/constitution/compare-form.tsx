@@ -10,12 +10,12 @@ export function CompareForm({ versionIds, a, b }: { versionIds: number[]; a: num
   return (
     <form method="get" action="/constitution/history" aria-label="Compare versions" className="flex flex-wrap items-end gap-3">
       <Field label="From version">
-        <Select name="a" defaultValue={String(a)}>
+        <Select name="a" defaultValue={String(a)} className="block">
           {options}
         </Select>
       </Field>
       <Field label="To version">
-        <Select name="b" defaultValue={String(b)}>
+        <Select name="b" defaultValue={String(b)} className="block">
           {options}
         </Select>
       </Field>

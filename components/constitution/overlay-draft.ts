@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import type { Overlay, Principle } from "@/lib/constitution/schema";
 import { serializeOverlay } from "@/lib/constitution/serialize";
 
@@ -97,12 +97,10 @@ function principleDraft(value: unknown, at: string, domain: string): PrincipleDr
  * errors, unknown fields, a list where text belongs) are refused, with the reason.
  */
 export function draftFromYaml(text: string, domain: string): { ok: true; draft: OverlayDraft } | { ok: false; reason: string } {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const syntax = doc.errors[0];
-  if (syntax) {
-    const at = syntax.linePos?.[0];
-    return { ok: false, reason: `${at ? `line ${at.line}: ` : ""}${syntax.message.split("\n")[0] ?? "invalid YAML"}` };
-  }
+  if (syntax) return { ok: false, reason: `line ${lines.linePos(syntax.pos[0]).line}: ${syntax.message.split("\n")[0] ?? "invalid YAML"}` };
   const value: unknown = doc.toJS();
   try {
     if (!isMapping(value)) throw new Unrepresentable("the file must be a mapping (key: value pairs)");

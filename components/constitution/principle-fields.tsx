@@ -5,6 +5,9 @@ import { issueText } from "./issues";
 import type { PrincipleDraft } from "./overlay-draft";
 import { TextArea } from "./text-area";
 
+/** Tall enough to show every example line, up to a limit. */
+const rowsFor = (text: string) => Math.min(Math.max(text.split("\n").length + 1, 3), 10);
+
 /** One additional principle of an overlay; errors come from the engine's issues at `additional_principles[index]`. */
 export function PrincipleFields({
   index,
@@ -27,7 +30,7 @@ export function PrincipleFields({
   return (
     <fieldset className="space-y-3 rounded-md border border-slate-200 p-3" disabled={readOnly}>
       <legend className="px-1 text-sm font-semibold text-slate-800">
-        Principle {index + 1}
+        Principle {index + 1}{" "}
         {principle.id ? <span className="ml-2 font-mono text-xs font-normal text-slate-500">{principle.id}</span> : null}
       </legend>
       <div className="grid gap-3 md:grid-cols-[1fr_8rem_8rem]">
@@ -56,10 +59,10 @@ export function PrincipleFields({
       </Field>
       <div className="grid gap-3 md:grid-cols-2">
         <Field label="Examples to allow" hint="One per line." error={error("examples_allow")}>
-          <TextArea rows={3} value={principle.examplesAllow} onChange={set("examplesAllow")} />
+          <TextArea rows={rowsFor(principle.examplesAllow)} value={principle.examplesAllow} onChange={set("examplesAllow")} />
         </Field>
         <Field label="Examples to deny" hint="One per line." error={error("examples_deny")}>
-          <TextArea rows={3} value={principle.examplesDeny} onChange={set("examplesDeny")} />
+          <TextArea rows={rowsFor(principle.examplesDeny)} value={principle.examplesDeny} onChange={set("examplesDeny")} />
         </Field>
       </div>
       <Field label="Remediation" error={error("remediation")}>

@@ -42,10 +42,10 @@ export function RetrievalPlayground({ domains }: { domains: string[] }) {
           </Field>
           <div className="flex flex-wrap items-end gap-3">
             <Field label="Top k" hint="Empty for the default." error={error("topK")}>
-              <Input type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(e.target.value)} className="w-28" />
+              <Input type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(e.target.value)} className="block w-28" />
             </Field>
             <Field label="Domain" hint="Or let Charter detect it." error={error("domain")}>
-              <Select value={domain} onChange={(e) => setDomain(e.target.value)}>
+              <Select value={domain} onChange={(e) => setDomain(e.target.value)} className="block">
                 <option value="">Detect automatically</option>
                 {domains.map((d) => (
                   <option key={d} value={d}>

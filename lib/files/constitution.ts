@@ -1,9 +1,10 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { REPO_ROOT } from "@/lib/paths";
 import { CORE_FILE, OVERLAYS_DIR, parseConstitution, serializeConstitution, type Constitution, type ConstitutionFile, type ParseResult } from "@/lib/constitution";
 
 /** The shipped constitution directory. */
-export const SHIPPED_CONSTITUTION_DIR = path.resolve(import.meta.dirname, "../../constitution");
+export const SHIPPED_CONSTITUTION_DIR = path.join(REPO_ROOT, "constitution");
 
 /** Reads the files of a constitution directory: core.yaml and overlays/*.yaml (other files are ignored). */
 export async function readConstitutionFiles(dir: string): Promise<ConstitutionFile[]> {

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { REPO_ROOT } from "@/lib/paths";
 import { agentEventSchema } from "@/lib/schemas/events";
 import { transcriptToEvents, type Malformed } from "@/lib/transcripts/convert";
 import { ingestEvents } from "./ingest";
@@ -7,7 +8,7 @@ import { ingestEvents } from "./ingest";
 /** Events sent to the database per transaction while importing. */
 export const IMPORT_BATCH = 500;
 /** The demo sessions shipped with Charter, in Claude Code's transcript format. */
-export const DEMO_DIR = path.resolve(import.meta.dirname, "../../demo/transcripts");
+export const DEMO_DIR = path.join(REPO_ROOT, "demo", "transcripts");
 
 export type ImportSummary = { files: number; sessions: number; accepted: number; duplicates: number; malformed: (Malformed & { file: string })[] };
 

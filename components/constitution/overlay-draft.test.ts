@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { parseConstitution, type ConstitutionFile } from "@/lib/constitution/parse";
+import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
+import { issueText } from "./issues";
+import { draftFromYaml, draftToYaml, emptyPrinciple } from "./overlay-draft";
+
+const files = await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR);
+const overlayFiles = files.filter((f) => f.path.startsWith("overlays/"));
+const domainOf = (path: string) => path.replace(/^overlays\/(.+)\.ya?ml$/, "$1");
+
+function withOverlay(path: string, text: string): ConstitutionFile[] {
+  return [...files.filter((f) => f.path !== path), { path, text }];
+}
+
+function parseOrThrow(fileSet: ConstitutionFile[]) {
+  const result = parseConstitution(fileSet);
+  if (!result.ok) throw new Error(result.issues.map((i) => `${i.file}:${i.line} ${i.field}: ${i.reason}`).join("\n"));
+  return result.constitution;
+}
+
+describe("the overlay form round-trips every shipped overlay", () => {
+  const original = parseOrThrow(files);
+  it.each(overlayFiles.map((f) => [f.path, f] as const))("%s", (path, file) => {
+    const domain = domainOf(path);
+    const read = draftFromYaml(file.text, domain);
+    if (!read.ok) throw new Error(read.reason);
+    const again = parseOrThrow(withOverlay(path, draftToYaml(domain, read.draft)));
+    expect(again.overlays[domain]).toEqual(original.overlays[domain]);
+  });
+});
+
+describe("draftFromYaml refuses only what the form cannot hold", () => {
+  it.each([
+    ["a YAML syntax error", "description: [unclosed", /line 1/],
+    ["an unknown field", "descripton: typo\n", /descripton is not a known field/],
+    ["another overlay's domain", "domain: legal\n", /domain must be medical/],
+    ["a list where text belongs", "description:\n  - a\n", /description must be a single value/],
+    ["a non-boolean flag", "excluded: maybe\n", /excluded must be true or false/],
+    ["an unknown principle field", "additional_principles:\n  - id: X\n    colour: red\n", /additional_principles\[0\]\.colour is not a known field/],
+  ])("%s", (_, text, reason) => {
+    const read = draftFromYaml(text, "medical");
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.reason).toMatch(reason);
+  });
+});
+
+describe("values the engine refuses reach it from the form, located at their field", () => {
+  const path = "overlays/medical.yaml";
+  const read = draftFromYaml(files.find((f) => f.path === path)!.text, "medical");
+  if (!read.ok) throw new Error(read.reason);
+  const issuesFor = (draft: typeof read.draft) => {
+    const result = parseConstitution(withOverlay(path, draftToYaml("medical", draft)));
+    return result.ok ? [] : result.issues.filter((i) => i.file === path);
+  };
+  const first = read.draft.principles[0]!;
+
+  it.each([
+    ["a priority above 100", { ...first, priority: "150" }, "priority", "must be between 1 and 100"],
+    ["an empty priority", { ...first, priority: "" }, "priority", "must be a number"],
+    ["an empty title", { ...first, title: "" }, "title", "must not be empty"],
+    ["an unknown level", { ...first, level: "medium" }, "level", "Invalid option"],
+  ])("%s", (_, principle, field, reason) => {
+    const issues = issuesFor({ ...read.draft, principles: [principle, ...read.draft.principles.slice(1)] });
+    expect(issueText(issues, `additional_principles[0].${field}`)).toContain(reason);
+  });
+
+  it("an override naming no principle is reported at its id", () => {
+    const issues = issuesFor({ ...read.draft, overrides: [{ key: "k", id: "NOPE.1", priority: "50" }] });
+    expect(issueText(issues, "priority_overrides.NOPE.1")).toMatch(/names no principle/);
+  });
+
+  it("a new, empty principle is reported field by field", () => {
+    const issues = issuesFor({ ...read.draft, principles: [...read.draft.principles, emptyPrinciple()] });
+    const at = `additional_principles[${read.draft.principles.length}]`;
+    expect(issueText(issues, `${at}.id`)).toBeDefined();
+    expect(issueText(issues, `${at}.title`)).toBeDefined();
+    expect(issueText(issues, `${at}.rule`)).toBeDefined();
+  });
+});
