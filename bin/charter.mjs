@@ -1,7 +1,16 @@
 #!/usr/bin/env node
 // The `charter` command. The CLI is TypeScript sharing code with the app, so it runs
 // through tsx's loader (which also resolves the `@/` path alias from tsconfig.json).
-import { register } from "tsx/esm/api";
+// `charter hook` and `charter spool` run from the prebuilt dist/hook.mjs instead: a
+// Claude Code hook must answer within 1 s, too little for the loader and the app.
+import { existsSync } from "node:fs";
 
-register();
-await import("../cli/main.ts");
+const command = process.argv[2];
+const fastPath = new URL("../dist/hook.mjs", import.meta.url);
+if ((command === "hook" || command === "spool") && existsSync(fastPath)) {
+  await import(fastPath.href);
+} else {
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import("../cli/main.ts");
+}

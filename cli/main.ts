@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { VERSION } from "@/lib/version";
 import { registerConstitution } from "./commands/constitution";
 import { registerDb } from "./commands/db";
+import { registerHooks } from "./commands/hooks";
 import { registerImport } from "./commands/import";
 import { registerRetrieve } from "./commands/retrieve";
 import { registerScore } from "./commands/score";
@@ -22,6 +23,7 @@ registerConstitution(program);
 registerRetrieve(program);
 registerScore(program);
 registerImport(program);
+registerHooks(program);
 
 
 try {

@@ -34,7 +34,7 @@ test("the shell shows every section; screenshots are saved", async ({ browser },
   const page = await context.newPage();
   for (const item of NAV_ITEMS) {
     await page.goto(item.href);
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item.label })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item.label, exact: true })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(item.label);
     const file = testInfo.outputPath(`shell-${item.label.toLowerCase()}.png`);
     await page.screenshot({ path: file, fullPage: true });

@@ -36,7 +36,7 @@ export const envSchema = z.object({
     .trim()
     .min(1)
     .default(".charter")
-    .describe("Where the embedded database, the generated secret and the hook spool live."),
+    .describe("Where the embedded database and the generated secret live."),
   BETTER_AUTH_SECRET: z
     .string()
     .min(32, "must be at least 32 characters")

@@ -1,33 +1,60 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DistributionChart } from "@/components/overview/distribution-chart";
+import { NoTurns } from "@/components/overview/no-turns";
+import { SectionLinks } from "@/components/overview/section-links";
+import { fillDays } from "@/components/overview/trend";
+import { TrendChart } from "@/components/overview/trend-chart";
+import { WeakestTable } from "@/components/overview/weakest-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
-import { NAV_ITEMS } from "@/components/shell/nav-items";
 import { requirePage } from "@/lib/auth/page";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { overviewStats } from "@/lib/db/stats";
 
 export const metadata: Metadata = { title: "Overview" };
 
-const BLURBS: Record<string, string> = {
-  "/constitution": "Edit the principles and overlays agents follow.",
-  "/turns": "Review how each agent turn scored.",
-  "/sessions": "See how sessions went and which principles earned credit.",
-  "/principles": "Watch each principle's trust ratio.",
-  "/playbook": "Curate learned key points and approve pruning.",
-  "/retrieval": "Try a prompt against the constitution.",
-};
+const TREND_DAYS = 30;
+
+function Stat({ label, value, href, testId }: { label: string; value: number; href: string; testId: string }) {
+  return (
+    <Link href={href} className="block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300">
+      <p className="text-sm text-slate-500">{label}</p>
+      <p data-testid={testId} className="mt-1 text-3xl font-semibold tabular-nums text-slate-900">
+        {value.toLocaleString("en")}
+      </p>
+    </Link>
+  );
+}
 
 export default async function OverviewPage() {
   const user = await requirePage("viewer");
+  const stats = await overviewStats(TREND_DAYS);
   return (
     <>
-      <PageHeader title="Overview" description={`Signed in as ${user.name || user.email}. Charter governs your AI agents with a written constitution.`} />
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-        {NAV_ITEMS.filter((item) => item.href !== "/").map((item) => (
-          <Link key={item.href} href={item.href} className="block">
-            <Card title={item.label}>
-              <p className="text-sm text-slate-600">{BLURBS[item.href]}</p>
+      <PageHeader title="Overview" description={`Signed in as ${user.name || user.email}. Charter scores every agent turn against the seven constitutional principles.`} />
+      <div className="space-y-6">
+        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          <Stat label="Scored turns" value={stats.totals.turns} href="/turns" testId="total-turns" />
+          <Stat label="Agent sessions" value={stats.totals.sessions} href="/sessions" testId="total-sessions" />
+        </div>
+        {stats.totals.turns === 0 ? (
+          <NoTurns canLoadDemo={roleAtLeast(user.role, "editor")} />
+        ) : (
+          <>
+            <div className="grid gap-6 xl:grid-cols-2">
+              <Card title={`Score trend, last ${TREND_DAYS} days (average normalized total)`}>
+                <TrendChart points={fillDays(stats.trend, TREND_DAYS, new Date())} />
+              </Card>
+              <Card title="Distribution of normalized totals (all turns)">
+                <DistributionChart buckets={stats.distribution} />
+              </Card>
+            </div>
+            <Card title="Lowest-scoring principles this week">
+              <WeakestTable rows={stats.weakest} />
             </Card>
-          </Link>
-        ))}
+          </>
+        )}
+        <SectionLinks />
       </div>
     </>
   );

@@ -89,8 +89,9 @@ export function contextUtilization(usage: Usage | undefined): number | undefined
 /**
  * The last assistant message of a Claude Code transcript (JSONL). Claude Code writes one
  * line per content block, all lines of a message sharing `message.id`, so the lines of
- * the last message are gathered and their text blocks joined. A user prompt newer than
- * any assistant line means the reply is not in the file yet: the text is then "".
+ * the last message are gathered and their text blocks joined, one per line. A user
+ * prompt newer than any assistant line means the reply is not in the file yet: the
+ * text is then "" (rather than the previous turn's reply).
  */
 export function readLastReply(file: string): LastReply {
   const lines: Entry[] = [];
@@ -114,7 +115,7 @@ export function readLastReply(file: string): LastReply {
   }
   if (lines.length === 0) return { text: "", problem: `the transcript ${file} has no assistant message` };
   const ordered = lines.reverse();
-  const text = ordered.flatMap((entry) => textOf(entry.message?.content)).join("\n\n");
+  const text = ordered.flatMap((entry) => textOf(entry.message?.content)).join("\n");
   const withUsage = [...ordered].reverse().find((entry) => entry.message?.usage);
   const utilization = contextUtilization(withUsage?.message?.usage);
   return { text, ...(utilization !== undefined ? { contextUtilization: utilization } : {}) };

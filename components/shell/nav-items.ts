@@ -11,10 +11,12 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/principles", label: "Principles", role: "viewer" },
   { href: "/playbook", label: "Playbook", role: "viewer" },
   { href: "/retrieval", label: "Retrieval", role: "viewer" },
+  { href: "/api-docs", label: "API", role: "viewer" },
 ];
 
 export const ADMIN_ITEMS: NavItem[] = [
   { href: "/users", label: "Users", role: "admin" },
   { href: "/api-keys", label: "API keys", role: "admin" },
+  { href: "/weights", label: "Weights", role: "admin" },
   { href: "/audit", label: "Audit log", role: "approver" },
 ];

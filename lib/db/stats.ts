@@ -19,7 +19,7 @@ const COLUMNS: Record<Principle, string> = {
 export async function overviewStats(days = 30) {
   const [trend, buckets, averages, counts] = await Promise.all([
     db().$queryRawUnsafe<{ day: Date; turns: bigint; avg: number }[]>(
-      `SELECT date_trunc('day', scored_at) AS day, count(*) AS turns, avg(normalized_total)::float8 AS avg
+      `SELECT date_trunc('day', scored_at AT TIME ZONE 'UTC') AS day, count(*) AS turns, avg(normalized_total)::float8 AS avg
        FROM turn_score WHERE scored_at >= now() - make_interval(days => $1::int) GROUP BY 1 ORDER BY 1`,
       days,
     ),

@@ -113,6 +113,10 @@ export async function getTurn(id: string) {
  * score is kept; the totals use the override; the change is audited.
  */
 export async function overrideScore(input: { turnId: string; principle: Principle; value: number; reason: string }, actor: Actor) {
+  // Read outside the transaction: the embedded database has one connection, which the transaction holds.
+  const scored = await db().turnScore.findUnique({ where: { turnId: input.turnId }, select: { weightSetId: true } });
+  if (!scored) throw new NotFoundError(`No scored turn ${input.turnId}.`);
+  const weights = (await weightSets.get(scored.weightSetId)) ?? (await weightSets.current());
   return db().$transaction(async (tx) => {
     const turn = await tx.turn.findUnique({ where: { id: input.turnId }, include: { score: true, overrides: true } });
     if (!turn?.score) throw new NotFoundError(`No scored turn ${input.turnId}.`);
@@ -123,7 +127,6 @@ export async function overrideScore(input: { turnId: string; principle: Principl
       update: { value: input.value, reason: input.reason, authorId: actor.id, authorLabel: actor.label, createdAt: new Date() },
     });
     const overrides = { ...Object.fromEntries(turn.overrides.map((o) => [o.principle, o.value])), [input.principle]: input.value };
-    const weights = (await weightSets.get(turn.score.weightSetId)) ?? (await weightSets.current());
     const engine = turn.score.engineScores as ScoreDict;
     const totals = await writeScore(tx, { turnId: turn.id, engine, overrides, reasoning: turn.score.reasoning, weights, constitutionVersionId: turn.score.constitutionVersionId });
     await auditLog.append(tx, {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ConstitutionStore, OBFUSCATION_INSTRUCTION, type Constitution } from "@/lib/constitution";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { startScriptedLlmServer, type ScriptedReply } from "@/test/llm-server";

@@ -1,0 +1,83 @@
+import { performance } from "node:perf_hooks";
+import path from "node:path";
+import { Argument, Option, type Command } from "commander";
+import { loadHookConfig } from "../hook/config";
+import { HOOK_EVENTS, type HookEventName } from "../hook/events";
+import { flushSpool, runHook } from "../hook/run";
+import { defaultBaseCommand, installHooks, readSettings, settingsPath, uninstallHooks, writeSettings, type SettingsScope } from "../hook/settings";
+import { readStdin } from "../hook/stdin";
+
+type ScopeOptions = { project?: boolean; user?: boolean; settings?: string };
+
+function targetFile(options: ScopeOptions): string {
+  if (options.settings) return path.resolve(options.settings);
+  const scope: SettingsScope = options.user ? "user" : "project";
+  return settingsPath(scope);
+}
+
+function scopeOptions(command: Command): Command {
+  return command
+    .addOption(new Option("--project", "the project's .claude/settings.json in the current directory (default)").conflicts("user"))
+    .addOption(new Option("--user", "your ~/.claude/settings.json").conflicts("project"))
+    .option("--settings <path>", "this settings file instead");
+}
+
+/**
+ * `charter hooks install|uninstall` (Claude Code settings), and `charter hook <event>` and
+ * `charter spool flush` for --help and for running without dist/hook.mjs: bin/charter.mjs
+ * normally runs those two from the bundle, before this CLI loads.
+ */
+export function registerHooks(program: Command): void {
+  const hooks = program.command("hooks").description("Install or remove Charter's Claude Code hooks");
+
+  scopeOptions(hooks.command("install"))
+    .description("Add Charter's hooks to Claude Code settings, keeping everything else (running it twice changes nothing)")
+    .option("--command <cmd>", "how Claude Code runs charter (default: node <path of bin/charter.mjs>)")
+    .action((options: ScopeOptions & { command?: string }) => {
+      const file = targetFile(options);
+      const current = readSettings(file);
+      const base = options.command?.trim() || defaultBaseCommand();
+      const { settings, changed } = installHooks(current.settings, base, file);
+      if (changed.length === 0) {
+        console.log(`Charter's hooks are already installed in ${file}.`);
+      } else {
+        writeSettings(file, settings, current);
+        console.log(`Installed Charter's hooks (${changed.join(", ")}) in ${file}.`);
+      }
+      const config = loadHookConfig();
+      if (!config.apiKey) console.log(`The hooks send to ${config.url}; set CHARTER_API_KEY, or write {"url": ..., "api_key": ...} to ~/.config/charter/hook.json.`);
+    });
+
+  scopeOptions(hooks.command("uninstall"))
+    .description("Remove Charter's hooks from Claude Code settings, leaving everything else as it was")
+    .option("--command <cmd>", "also remove hooks run through this custom command")
+    .action((options: ScopeOptions & { command?: string }) => {
+      const file = targetFile(options);
+      const current = readSettings(file);
+      const { settings, removed } = uninstallHooks(current.settings, options.command?.trim() || undefined);
+      if (!current.exists || removed === 0) {
+        console.log(`No Charter hooks in ${file}.`);
+        return;
+      }
+      writeSettings(file, settings, current);
+      console.log(`Removed ${removed} Charter hook ${removed === 1 ? "entry" : "entries"} from ${file}.`);
+    });
+
+  program
+    .command("hook")
+    .description("Report a Claude Code hook event (payload JSON on stdin) to the server; spools it when the server is unreachable")
+    .addArgument(new Argument("<event>", "the hook event").choices(HOOK_EVENTS))
+    .action(async (event: HookEventName) => {
+      const startedAt = performance.now();
+      process.exitCode = await runHook(event, await readStdin(), { config: loadHookConfig(), startedAt });
+    });
+
+  program
+    .command("spool")
+    .description("Events the hook could not deliver")
+    .command("flush")
+    .description('Send every spooled event, oldest first; prints "flushed N, M left" and exits 1 when some remain')
+    .action(async () => {
+      process.exitCode = await flushSpool(loadHookConfig());
+    });
+}
