@@ -1,19 +1,11 @@
 import { PRINCIPLES, type Principle } from "@/lib/reward";
 import { db } from "./client";
+import { SCORE_SQL_COLUMN } from "./score-columns";
 
 export type TrendPoint = { day: string; turns: number; avgNormalized: number };
 export type Bucket = { from: number; to: number; turns: number };
 export type PrincipleAverage = { principle: Principle; average: number; turns: number };
 
-const COLUMNS: Record<Principle, string> = {
-  tasteful: "tasteful",
-  curated: "curated",
-  ethical: "ethical",
-  joy_inducing: "joy_inducing",
-  composable: "composable",
-  heterarchical: "heterarchical",
-  generative: "generative",
-};
 
 /** What the Overview shows: daily score trend, the distribution of totals, and the weakest principles of the last 7 days. */
 export async function overviewStats(days = 30) {
@@ -25,7 +17,7 @@ export async function overviewStats(days = 30) {
     ),
     db().$queryRawUnsafe<{ bucket: number; turns: bigint }[]>(`SELECT least(floor(normalized_total * 10), 9)::int AS bucket, count(*) AS turns FROM turn_score GROUP BY 1 ORDER BY 1`),
     db().$queryRawUnsafe<Record<string, number | bigint>[]>(
-      `SELECT count(*) AS turns, ${PRINCIPLES.map((p) => `avg(${COLUMNS[p]})::float8 AS "${p}"`).join(", ")} FROM turn_score WHERE scored_at >= now() - interval '7 days'`,
+      `SELECT count(*) AS turns, ${PRINCIPLES.map((p) => `avg(${SCORE_SQL_COLUMN[p]})::float8 AS "${p}"`).join(", ")} FROM turn_score WHERE scored_at >= now() - interval '7 days'`,
     ),
     db().$queryRawUnsafe<{ turns: bigint; sessions: bigint }[]>(`SELECT (SELECT count(*) FROM turn_score) AS turns, (SELECT count(*) FROM agent_session) AS sessions`),
   ]);

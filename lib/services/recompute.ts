@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db/client";
+import { SCORE_SQL_COLUMN } from "@/lib/db/score-columns";
 import { log } from "@/lib/log";
 import { PRINCIPLES, PrincipleScore } from "@/lib/reward";
 
@@ -8,15 +9,6 @@ export const RECOMPUTE_BATCH = 500;
 /** A worker's claim on a job lapses after this long without progress; another instance may then take over. */
 export const LEASE_MS = 30_000;
 
-const COLUMN: Record<(typeof PRINCIPLES)[number], string> = {
-  tasteful: "tasteful",
-  curated: "curated",
-  ethical: "ethical",
-  joy_inducing: "joy_inducing",
-  composable: "composable",
-  heterarchical: "heterarchical",
-  generative: "generative",
-};
 
 type ClaimedJob = { id: number; weight_set_id: number; cursor: string | null };
 
@@ -53,7 +45,7 @@ export async function runBatch(job: ClaimedJob, owner: string, batchSize = RECOM
     const max = PrincipleScore.maxTotal(weights);
     const ids = await tx.$queryRaw<{ turn_id: string }[]>`SELECT turn_id FROM turn_score WHERE turn_id > ${state.cursor ?? ""} ORDER BY turn_id LIMIT ${batchSize}`;
     if (ids.length > 0) {
-      const sum = PRINCIPLES.map((p) => `${COLUMN[p]} * ${Number(weights[p] ?? 1)}`).join(" + ");
+      const sum = PRINCIPLES.map((p) => `${SCORE_SQL_COLUMN[p]} * ${Number(weights[p] ?? 1)}`).join(" + ");
       await tx.$executeRawUnsafe(
         `UPDATE turn_score SET weighted_total = round((${sum})::numeric, 4)::float8, max_total = $1::float8, normalized_total = CASE WHEN $1::float8 = 0 THEN 0 ELSE round(((${sum}) / $1::float8)::numeric, 4)::float8 END, weight_set_id = $2::int WHERE turn_id = ANY($3::text[])`,
         max,
