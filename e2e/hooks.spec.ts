@@ -48,7 +48,7 @@ test("a Claude Code session arrives through the hooks and is scored", async ({ b
   await page.goto(`/turns?session=${session}`);
   const row = page.getByTestId(`turn-${session}-1`);
   await expect(row).toBeVisible();
-  await row.getByRole("link").first().click();
+  await row.getByRole("link", { name: `Turn 1 of session ${session}` }).click();
   await expect(page.getByRole("heading", { name: "Turn 1" })).toBeVisible();
   await expect(page.getByText("Add a test for the discount rounding bug")).toBeVisible();
   const file = testInfo.outputPath("turn-from-hooks.png");
