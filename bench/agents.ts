@@ -6,6 +6,7 @@
  * Run: npx tsx bench/agents.ts   (needs PostgreSQL on 127.0.0.1:5432 and `npm install` done)
  */
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -32,13 +33,13 @@ async function main() {
   await admin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DB}`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-bench-"));
-  const env = { ...process.env, DATABASE_URL: `${SERVER}/${DB}`, CHARTER_DATA_DIR: dataDir, BETTER_AUTH_URL: `http://127.0.0.1:${PORT}`, NODE_ENV: "production" as const };
+  const env = { ...process.env, DATABASE_URL: `${SERVER}/${DB}`, CHARTER_DATA_DIR: dataDir, BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), BETTER_AUTH_URL: `http://127.0.0.1:${PORT}`, NODE_ENV: "production" as const };
   delete (env as Record<string, unknown>).OPENAI_API_KEY;
   delete (env as Record<string, unknown>).OPENAI_BASE_URL;
   const bin = path.join(ROOT, "bin", "charter.mjs");
 
   // An admin and an ingest key, made in a child process with the same environment.
-  const keyScript = path.join(dataDir, "key.ts");
+  const keyScript = path.join(dataDir, "key.mts");
   writeFileSync(
     keyScript,
     `import { upsertAdmin } from "@/lib/auth/bootstrap";\nimport { apiKeys } from "@/lib/db/api-keys";\nimport { closeDb } from "@/lib/db/client";\nconst a = await upsertAdmin("bench@charter.local", "Bench");\nconst k = await apiKeys.create({ name: "bench", scopes: ["ingest"] }, { id: a.id, label: "bench" });\nconsole.log(k.key);\nawait closeDb();\n`,
