@@ -69,7 +69,8 @@ function where(f: TurnFilters, cursor?: TurnCursor): Prisma.TurnScoreWhereInput 
   if (f.principle && f.below !== undefined) and.push({ [SCORE_COLUMN[f.principle]]: { lt: f.below } });
   if (cursor) {
     const at = new Date(cursor.scoredAt);
-    and.push({ OR: [{ scoredAt: { lt: at } }, { scoredAt: at, turnId: { lt: cursor.turnId } }] });
+    // (scored_at, turn_id) < (at, id), written so that the leading `scored_at <= at` is an index range.
+    and.push({ scoredAt: { lte: at } }, { OR: [{ scoredAt: { lt: at } }, { turnId: { lt: cursor.turnId } }] });
   }
   return { AND: and };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { eventsRequestSchema, eventsResponseSchema, MAX_BATCH } from "@/lib/schemas/events";
+import { turnFiltersSchema } from "@/lib/schemas/turns";
 import { VERSION } from "@/lib/version";
 
 const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
@@ -35,6 +36,20 @@ export function openApiDocument(baseUrl: string) {
           requestBody: { required: true, content: json(eventsRequestSchema) },
           responses: { "200": { description: "Applied (or recognised as duplicates).", content: json(eventsResponseSchema) }, ...errors(400, 401, 403, 413, 422) },
         },
+      },
+      "/api/v1/turns": {
+        get: {
+          summary: "List scored turns",
+          description: "Newest first, 50 a page; pass the previous page's `next` as `cursor` (keyset pagination). Needs the read scope.",
+          parameters: Object.entries((z.toJSONSchema(turnFiltersSchema, { io: "input" }) as { properties: Record<string, unknown> }).properties).map(([name, schema]) => ({ name, in: "query", required: false, schema })),
+          responses: { "200": { description: "A page of turns: {rows, next}." }, ...errors(401, 403, 422) },
+        },
+      },
+      "/api/v1/recompute": {
+        get: { summary: "Progress of the newest recompute of stored totals", description: "Needs the read scope.", responses: { "200": { description: "The job, or null." }, ...errors(401, 403) } },
+      },
+      "/api/v1/openapi.json": {
+        get: { summary: "This document", description: "Needs the read scope or a session.", responses: { "200": { description: "OpenAPI 3.1" }, ...errors(401, 403) } },
       },
       "/api/health": {
         get: {
