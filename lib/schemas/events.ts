@@ -67,6 +67,7 @@ export const eventResultSchema = z.object({
   principles: z.array(retrievedPrincipleSchema).optional().describe("UserPromptSubmit: principles retrieved for the prompt."),
   additional_context: z.string().optional().describe("UserPromptSubmit: the text to add to the agent's context."),
   score: z.object({ weighted_total: z.number(), normalized_total: z.number() }).optional().describe("Stop: the turn's score."),
+  outcome: z.object({ status: z.enum(["success", "partial", "failure"]), score: z.number() }).optional().describe("SessionEnd: the session's outcome (absent when it was credited before)."),
 });
 export type EventResult = z.infer<typeof eventResultSchema>;
 

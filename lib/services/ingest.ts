@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { analyzeUserFeedback } from "@/lib/credit/feedback";
 import { determineToolSuccess } from "@/lib/credit/tool-success";
+import { creditSession } from "@/lib/db/credit";
 import type { Prisma } from "@/lib/db/generated/prisma/client";
 import { db } from "@/lib/db/client";
 import { weightSets, type WeightSetRow } from "@/lib/db/weights";
@@ -76,10 +78,22 @@ async function apply(tx: Tx, event: AgentEvent, at: Date, ctx: { retrieved?: Ret
   await touchSession(tx, event, at, ctx.source);
   switch (event.type) {
     case "UserPromptSubmit": {
-      const last = await tx.turn.findFirst({ where: { sessionId: event.session_id }, orderBy: { number: "desc" }, select: { number: true } });
-      const number = (last?.number ?? 0) + 1;
+      const previous = await tx.turn.findMany({ where: { sessionId: event.session_id }, orderBy: { number: "asc" }, select: { number: true, prompt: true } });
+      const number = (previous.at(-1)?.number ?? 0) + 1;
+      const recentTools = previous.length ? await tx.toolCall.findMany({ where: { sessionId: event.session_id, turnNumber: previous.at(-1)!.number }, select: { id: true } }) : [];
+      // Seed 003: what this prompt says about the agent's previous turn.
+      const feedback = analyzeUserFeedback(event.prompt, previous.map((t) => t.prompt), recentTools);
       await tx.turn.create({
-        data: { id: randomUUID(), sessionId: event.session_id, number, prompt: event.prompt, startedAt: at, injectedPrinciples: ctx.retrieved?.principles.map((p) => p.id) ?? [], constitutionVersionId: ctx.retrieved?.version ?? null },
+        data: {
+          id: randomUUID(),
+          sessionId: event.session_id,
+          number,
+          prompt: event.prompt,
+          startedAt: at,
+          injectedPrinciples: ctx.retrieved?.principles.map((p) => p.id) ?? [],
+          constitutionVersionId: ctx.retrieved?.version ?? null,
+          feedback: feedback as unknown as Prisma.InputJsonValue,
+        },
       });
       return { id: event.id, status: "accepted", turn: number, principles: ctx.retrieved?.principles ?? [], additional_context: ctx.retrieved?.additional_context ?? "" };
     }
@@ -126,7 +140,9 @@ async function apply(tx: Tx, event: AgentEvent, at: Date, ctx: { retrieved?: Ret
     }
     case "SessionEnd": {
       await tx.agentSession.update({ where: { id: event.session_id }, data: { endedAt: at, endReason: event.reason ?? null } });
-      return { id: event.id, status: "accepted" };
+      // Seed 003: credit every injected principle, once per session.
+      const outcome = await creditSession(tx, event.session_id);
+      return { id: event.id, status: "accepted", ...(outcome ? { outcome: { status: outcome.status, score: outcome.score } } : {}) };
     }
   }
 }

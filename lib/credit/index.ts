@@ -1,0 +1,4 @@
+export * from "./schema";
+export * from "./feedback";
+export * from "./outcome";
+export * from "./tool-success";
