@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "@/lib/version";
 import { registerConstitution } from "./commands/constitution";
+import { registerCredit } from "./commands/credit";
 import { registerDb } from "./commands/db";
 import { registerHooks } from "./commands/hooks";
 import { registerImport } from "./commands/import";
@@ -24,6 +25,7 @@ registerRetrieve(program);
 registerScore(program);
 registerImport(program);
 registerHooks(program);
+registerCredit(program);
 
 
 try {

@@ -21,7 +21,8 @@ export function computeOutcomeSignals(state: SessionState): OutcomeSignals {
   const edits = calls.filter((c) => (EDIT_TOOLS as readonly string[]).includes(c.tool));
   const files = new Set<string>();
   for (const c of edits) {
-    const file = c.input.file_path ?? c.input.path;
+    // `||` as in the seed: an empty file_path falls back to path.
+    const file = c.input.file_path || c.input.path;
     if (typeof file === "string") files.add(file);
   }
   return {
@@ -99,6 +100,9 @@ export function assignCredit(state: SessionState): EnrichedOutcome {
 
 /** Trust from counters: raw ratio, Laplace-smoothed ratio, and the Wilson lower bound (95%) so that two uses do not outrank two hundred. */
 export function trust(successCount: number, useCount: number): { raw: number | null; smoothed: number; lower_bound: number } {
+  // Summed credits may exceed the count by float rounding only: allow that, refuse real nonsense.
+  if (!(useCount >= 0) || !(successCount >= 0) || successCount > useCount + 1e-6) throw new RangeError(`trust needs 0 <= success (${successCount}) <= uses (${useCount})`);
+  successCount = Math.min(successCount, useCount);
   const smoothed = (successCount + 1) / (useCount + 2);
   if (useCount === 0) return { raw: null, smoothed, lower_bound: 0 };
   const p = successCount / useCount;

@@ -1,0 +1,33 @@
+import type { Command } from "commander";
+import { z } from "zod";
+import { analyzeUserFeedback, assignCredit, sessionStateSchema } from "@/lib/credit";
+import { readJsonInput } from "../stdin";
+
+/** `charter feedback --json` input: seed 003's analyzeUserFeedback arguments. */
+export const feedbackInputSchema = z.strictObject({
+  prompt: z.string(),
+  previous_prompts: z.array(z.string()).default([]),
+  recent_tool_calls: z.array(z.unknown()).default([]),
+});
+
+/** Registers `charter feedback` (seed 003's analyzeUserFeedback) and `charter credit` (outcome and per-principle credit of a SessionState). */
+export function registerCredit(program: Command): void {
+  program
+    .command("feedback")
+    .description('Classify a prompt as feedback on the previous turn: reads {"prompt", "previous_prompts", "recent_tool_calls"} on stdin')
+    .option("--json", "print JSON (the only output format)")
+    .action(async () => {
+      const input = await readJsonInput(feedbackInputSchema, "feedback input");
+      console.log(JSON.stringify(analyzeUserFeedback(input.prompt, input.previous_prompts, input.recent_tool_calls), null, 2));
+    });
+
+  program
+    .command("credit")
+    .description('Score a session and credit its injected principles: reads a SessionState {"sessionId", "prompts", "injectedPrinciples", "toolCalls", "userFeedback"} on stdin')
+    .option("--json", "print JSON (the only output format)")
+    .action(async () => {
+      const state = await readJsonInput(sessionStateSchema, "session state");
+      const { status, score, signals, principle_credits } = assignCredit(state);
+      console.log(JSON.stringify({ outcome: { status, score, signals }, principle_credits }, null, 2));
+    });
+}

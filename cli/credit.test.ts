@@ -1,0 +1,74 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { analyzeUserFeedback, assignCredit, sessionStateSchema } from "@/lib/credit";
+import type { z } from "zod";
+import { feedbackInputSchema } from "./commands/credit";
+import { EXIT } from "./errors";
+
+const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
+
+function charter(command: "feedback" | "credit", input: unknown) {
+  const result = spawnSync(process.execPath, [BIN, command, "--json"], { input: typeof input === "string" ? input : JSON.stringify(input), encoding: "utf8", timeout: 60_000 });
+  return { code: result.status, stderr: result.stderr, body: result.status === 0 ? (JSON.parse(result.stdout) as unknown) : null };
+}
+
+const SESSION = {
+  sessionId: "sess-1",
+  prompts: ["refactor the parser", "thanks"],
+  injectedPrinciples: ["P1", "P2", "P3"],
+  toolCalls: [
+    { tool: "Edit", input: { file_path: "src/parser.ts" }, output: "ok", succeeded: true, active_principles: ["P1"] },
+    { tool: "Bash", input: { command: "npm test" }, output: "exit code: 1", succeeded: false, active_principles: ["P1", "P2"] },
+  ],
+  userFeedback: [analyzeUserFeedback("thanks", ["refactor the parser"], [])],
+};
+
+describe("charter feedback --json", () => {
+  it.each([
+    ["explicit praise", { prompt: "thanks, but that's wrong", previous_prompts: ["fix the parser"], recent_tool_calls: [] }],
+    ["a retry", { prompt: "refactor login handler again", previous_prompts: ["refactor the login handler"], recent_tool_calls: [] }],
+    ["a continuation", { prompt: "write release notes", previous_prompts: ["refactor the login handler"], recent_tool_calls: [{ tool: "Edit" }] }],
+    ["a first prompt with the lists left out", { prompt: "refactor the login handler" }],
+  ] as [string, z.input<typeof feedbackInputSchema>][])("prints the UserFeedback for %s", (_case, input) => {
+    const { code, body } = charter("feedback", input);
+    expect(code).toBe(EXIT.ok);
+    const parsed = feedbackInputSchema.parse(input);
+    expect(body).toEqual(analyzeUserFeedback(parsed.prompt, parsed.previous_prompts, parsed.recent_tool_calls));
+  }, 60_000);
+
+  it.each([
+    ["not json", /^charter: stdin is not valid JSON/],
+    [{ previous_prompts: [] }, /^charter: invalid feedback input: prompt: /],
+    [{ prompt: "hi", previous_prompts: ["a", 3] }, /^charter: invalid feedback input: previous_prompts\.1: /],
+    [{ prompt: "hi", extra: true }, /Unrecognized key/],
+  ])("refuses %j with exit 1 and one line naming the field", (input, message) => {
+    const { code, stderr } = charter("feedback", input);
+    expect(code).toBe(EXIT.invalid);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr.trim()).toMatch(message);
+  }, 60_000);
+});
+
+describe("charter credit --json", () => {
+  it("prints the outcome and each injected principle's credit", () => {
+    const { code, body } = charter("credit", SESSION);
+    expect(code).toBe(EXIT.ok);
+    const { status, score, signals, principle_credits } = assignCredit(sessionStateSchema.parse(SESSION));
+    expect(body).toEqual({ outcome: { status, score, signals }, principle_credits });
+    expect(Object.keys(body as object)).toEqual(["outcome", "principle_credits"]);
+    expect((body as { principle_credits: { principle_id: string }[] }).principle_credits.map((c) => c.principle_id)).toEqual(SESSION.injectedPrinciples);
+  }, 60_000);
+
+  it.each([
+    ["not json", /^charter: stdin is not valid JSON/],
+    [{ toolCalls: [] }, /^charter: invalid session state: sessionId: /],
+    [{ sessionId: "s", toolCalls: [{ tool: "Read" }] }, /^charter: invalid session state: toolCalls\.0\.succeeded: /],
+    [{ sessionId: "s", userFeedback: [{ sentiment: 2, type: "neutral", confidence: 0.5, prompt_index: 0 }] }, /^charter: invalid session state: userFeedback\.0\.sentiment: /],
+  ])("refuses %j with exit 1 and one line naming the field", (input, message) => {
+    const { code, stderr } = charter("credit", input);
+    expect(code).toBe(EXIT.invalid);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr.trim()).toMatch(message);
+  }, 60_000);
+});
