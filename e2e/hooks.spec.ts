@@ -34,8 +34,10 @@ test("a Claude Code session arrives through the hooks and is scored", async ({ b
   expect(output.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
   expect(output.hookSpecificOutput.additionalContext).toMatch(/^Charter constitution \(version \d+\)/);
 
-  for (const [event, fixture] of [["PostToolUse", "post-tool-use-bash.json"], ["PostToolUse", "post-tool-use-edit.json"]] as const) {
-    const result = hook(event, fixture, baseURL!);
+  // A failed Bash call (seed 003: exit code 1), then a successful edit.
+  const failing = { tool_response: { stdout: "1 failing", stderr: "AssertionError: expected 0.1 to be 0.10\nExit code: 1", interrupted: false, isImage: false } };
+  for (const [event, fixture, patch] of [["PostToolUse", "post-tool-use-bash.json", failing], ["PostToolUse", "post-tool-use-edit.json", {}]] as const) {
+    const result = hook(event, fixture, baseURL!, patch);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toBe("");
   }
@@ -43,6 +45,9 @@ test("a Claude Code session arrives through the hooks and is scored", async ({ b
   writeFileSync(transcript, readFileSync(path.join(FIXTURES, "transcript.jsonl"), "utf8"));
   const stop = hook("Stop", "stop.json", baseURL!, { transcript_path: transcript });
   expect(stop.status, stop.stderr).toBe(0);
+  // A positive follow-up, then the session ends and is credited.
+  expect(hook("UserPromptSubmit", "user-prompt-submit.json", baseURL!, { prompt: "perfect, thanks!" }).status).toBe(0);
+  expect(hook("Stop", "stop.json", baseURL!, { transcript_path: transcript }).status).toBe(0);
   expect(hook("SessionEnd", "session-end.json", baseURL!).status).toBe(0);
 
   await page.goto(`/turns?session=${session}`);
@@ -54,5 +59,14 @@ test("a Claude Code session arrives through the hooks and is scored", async ({ b
   const file = testInfo.outputPath("turn-from-hooks.png");
   await page.screenshot({ path: file, fullPage: true });
   await testInfo.attach("turn-from-hooks", { path: file, contentType: "image/png" });
+
+  // The Session page: the follow-up's feedback, the failed call, the outcome and the credits.
+  await page.goto(`/sessions/${encodeURIComponent(session)}`);
+  await expect(page.getByText("explicit_positive").first()).toBeVisible();
+  await expect(page.getByText(/tool_success=50%, user_sentiment=\d+%/).first()).toBeVisible();
+  await expect(page.getByText(/success|partial|failure/).first()).toBeVisible();
+  const sessionShot = testInfo.outputPath("session-from-hooks.png");
+  await page.screenshot({ path: sessionShot, fullPage: true });
+  await testInfo.attach("session-from-hooks", { path: sessionShot, contentType: "image/png" });
   await context.close();
 });

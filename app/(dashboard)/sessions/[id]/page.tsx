@@ -1,0 +1,95 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CreditsTable } from "@/components/sessions/credits-table";
+import { OutcomeSummary } from "@/components/sessions/outcome-summary";
+import { PromptTimeline } from "@/components/sessions/prompt-timeline";
+import { SessionTools } from "@/components/sessions/session-tools";
+import { Card, PageHeader } from "@/components/ui/primitives";
+import { Time } from "@/components/ui/time";
+import { requirePage } from "@/lib/auth/page";
+import { allPrinciples } from "@/lib/constitution/overlay";
+import { constitutionVersions } from "@/lib/db/constitution";
+import { getSession } from "@/lib/db/sessions";
+import { NotFoundError } from "@/lib/errors";
+
+export const metadata: Metadata = { title: "Session" };
+
+const link = "whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline";
+
+async function load(id: string) {
+  try {
+    return await getSession(id);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
+  await requirePage("viewer");
+  const { id } = await params;
+  const [{ session, turns, toolCalls, outcome }, constitution] = await Promise.all([load(id), constitutionVersions.current()]);
+  const titles = new Map(constitution ? allPrinciples(constitution.constitution).map((p) => [p.id, p.title]) : []);
+  return (
+    <>
+      <PageHeader
+        title="Session"
+        description={
+          <>
+            <span className="font-mono text-slate-900" data-testid="session-id">
+              {session.id}
+            </span>{" "}
+            from {session.source}
+            {session.cwd ? (
+              <>
+                {" "}
+                in <code>{session.cwd}</code>
+              </>
+            ) : null}
+            , started <Time value={session.startedAt} />, last event <Time value={session.lastEventAt} />
+            {session.endedAt ? (
+              <>
+                , ended <Time value={session.endedAt} />
+                {session.endReason ? ` (${session.endReason})` : ""}
+              </>
+            ) : null}
+            .
+          </>
+        }
+        actions={
+          <div className="flex gap-4">
+            <Link href={`/turns?session=${encodeURIComponent(session.id)}`} className={link}>
+              Its turns
+            </Link>
+            <Link href="/sessions" className={link}>
+              All sessions
+            </Link>
+          </div>
+        }
+      />
+      <div className="grid gap-6 xl:grid-cols-[1fr_24rem]">
+        <div className="min-w-0 space-y-6">
+          <Card title={`Prompts (${turns.length})`}>
+            <PromptTimeline turns={turns} titles={titles} />
+          </Card>
+          <Card title={`Tool calls (${toolCalls.length})`}>
+            <SessionTools calls={toolCalls} titles={titles} />
+          </Card>
+          <Card title="Credit per principle">
+            {outcome ? (
+              <CreditsTable credits={outcome.credits} titles={titles} />
+            ) : (
+              <p className="text-sm text-slate-500">The principles injected in this session are credited when it ends (SessionEnd).</p>
+            )}
+          </Card>
+        </div>
+        <div className="space-y-6">
+          <Card title="Outcome">
+            <OutcomeSummary outcome={outcome} />
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}

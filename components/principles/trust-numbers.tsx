@@ -1,0 +1,26 @@
+import { fixed } from "@/components/sessions/format";
+import type { PrincipleDetail } from "./types";
+
+/** A principle's counters and the three trust measures computed from them. */
+export function TrustNumbers({ trust }: { trust: PrincipleDetail["trust"] }) {
+  const items: [string, string, string][] = [
+    ["Uses", String(trust.useCount), "sessions that credited it"],
+    ["Successes", trust.successCount.toFixed(2), "sum of its credits"],
+    ["Raw trust", fixed(trust.raw), "successes / uses"],
+    ["Smoothed trust", fixed(trust.smoothed), "(successes + 1) / (uses + 2)"],
+    ["Lower bound", fixed(trust.lowerBound), "Wilson, 95%: used for ranking"],
+  ];
+  return (
+    <dl className="space-y-2 text-sm" data-testid="trust-numbers" data-use-count={trust.useCount}>
+      {items.map(([label, value, hint]) => (
+        <div key={label} className="flex items-baseline justify-between gap-3">
+          <dt className="text-slate-600">
+            {label}
+            <span className="block text-xs text-slate-400">{hint}</span>
+          </dt>
+          <dd className="text-lg font-semibold tabular-nums text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
