@@ -127,7 +127,7 @@ test("the Principles page counts one more use, and the principle's page lists th
   await expect(page.getByTestId("principle-id")).toHaveText(principleId);
   await expect(page.getByTestId("trust-numbers")).toHaveAttribute("data-use-count", String(usesBefore + 1));
   await expect(page.getByTestId(`usage-${SESSION}`)).toContainText("tool_success=50%");
-  await expect(page.getByTestId("trust-chart").locator("svg.recharts-surface")).toBeVisible();
+  await expect(page.getByTestId("trust-chart").locator("svg.recharts-surface").first()).toBeVisible();
   await snap(page, testInfo, "principle");
   await page.context().close();
 });

@@ -114,8 +114,8 @@ test("an API key authenticates; once revoked it gets 401", async ({ browser, req
 
   // The audit log recorded both changes.
   await page.goto("/audit");
-  await expect(page.getByText("api_key.revoke")).toBeVisible();
-  await expect(page.getByText("api_key.create")).toBeVisible();
+  await expect(page.getByText("api_key.revoke").first()).toBeVisible();
+  await expect(page.getByText("api_key.create").first()).toBeVisible();
   await context.close();
 });
 
