@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { ADMIN_STATE } from "./state";
+import { expect, test, type Page } from "@playwright/test";
+import { adminPage, snap } from "./state";
 
 // One story on one server: version 1 is the shipped constitution; the admin saves
 // version 2 from the form, 3 from the YAML view, rolls back to 2 as version 4, and a
@@ -8,16 +8,7 @@ test.describe.configure({ mode: "serial" });
 
 const EDITOR = "/constitution/overlays/medical";
 
-async function adminPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ storageState: ADMIN_STATE });
-  return context.newPage();
-}
 
-async function snap(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const file = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await testInfo.attach(name, { path: file, contentType: "image/png" });
-}
 
 const saveButton = (page: Page) => page.getByRole("form", { name: "Save overlay" }).getByRole("button", { name: "Save", exact: true });
 

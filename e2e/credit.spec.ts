@@ -1,7 +1,7 @@
-import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { analyzeUserFeedback } from "../lib/credit";
 import { round } from "../lib/reward";
-import { ADMIN_STATE } from "./state";
+import { adminPage, snap } from "./state";
 
 // One session, end to end: an agent reports two prompts, a failed Bash, an Edit and a
 // SessionEnd with a key made in the UI; the Session page shows the outcome and the
@@ -19,16 +19,7 @@ let principleId = "";
 let usesBefore = 0;
 let outcome: { status: string; score: number } = { status: "", score: 0 };
 
-async function adminPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ storageState: ADMIN_STATE });
-  return context.newPage();
-}
 
-async function snap(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const file = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await testInfo.attach(name, { path: file, contentType: "image/png" });
-}
 
 async function postEvent(request: APIRequestContext, event: Record<string, unknown>) {
   const res = await request.post("/api/v1/events", { data: { session_id: SESSION, ...event }, headers: { "x-api-key": apiKey } });

@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { ETHICAL_SCORES, joyScore, round } from "../lib/reward";
-import { ADMIN_STATE } from "./state";
+import { adminPage, snap } from "./state";
 
 // One story on one server: an agent reports a turn through the API with a key made
 // in the UI; the turn appears live on /turns, is opened, overridden by a reviewer,
@@ -17,16 +17,7 @@ let turnUrl = "";
 /** The turn's weighted total as the Stop event's answer reported it, then after each change. */
 let weighted = 0;
 
-async function adminPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ storageState: ADMIN_STATE });
-  return context.newPage();
-}
 
-async function snap(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const file = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await testInfo.attach(name, { path: file, contentType: "image/png" });
-}
 
 function postEvent(request: APIRequestContext, event: Record<string, unknown>, key: string | null = apiKey) {
   return request.post("/api/v1/events", { data: event, headers: key ? { "x-api-key": key } : {} });
