@@ -5,6 +5,7 @@ import { registerCredit } from "./commands/credit";
 import { registerDb } from "./commands/db";
 import { registerHooks } from "./commands/hooks";
 import { registerImport } from "./commands/import";
+import { registerPlaybook } from "./commands/playbook";
 import { registerRetrieve } from "./commands/retrieve";
 import { registerScore } from "./commands/score";
 import { registerServe } from "./commands/serve";
@@ -26,6 +27,7 @@ registerScore(program);
 registerImport(program);
 registerHooks(program);
 registerCredit(program);
+registerPlaybook(program);
 
 
 try {

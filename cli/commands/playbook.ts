@@ -1,0 +1,65 @@
+import { readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import { extractionResultSchema, formatPlaybook, loadPlaybook, savePlaybook, type PruneMode } from "@/lib/playbook";
+import { CliError } from "../errors";
+import { readJsonInput } from "../stdin";
+
+async function readPlaybookFile(file: string) {
+  let text: string | null = null;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const loaded = loadPlaybook(text);
+  for (const warning of loaded.warnings) console.error(`charter: ${file}: ${warning}`);
+  return loaded.playbook;
+}
+
+function parsePrune(value: string): PruneMode {
+  if (value !== "auto" && value !== "approval") throw new CliError(`--prune must be auto or approval (got "${value}").`, 2);
+  return value;
+}
+
+/** `charter playbook load|update|format` on a plain playbook.json (seed 004). */
+export function registerPlaybook(program: Command): void {
+  const playbook = program.command("playbook").description("Key points with helpful/harmful counts (a playbook.json file)");
+
+  playbook
+    .command("load")
+    .description("Print the playbook in canonical form, legacy entries migrated (a missing or corrupt file gives the empty playbook)")
+    .requiredOption("--file <file>", "the playbook.json")
+    .action(async (options: { file: string }) => {
+      console.log(JSON.stringify(await readPlaybookFile(path.resolve(options.file)), null, 2));
+    });
+
+  playbook
+    .command("update")
+    .description("Apply an ExtractionResult ({new_key_points, evaluations}) from stdin; prints the updated playbook")
+    .requiredOption("--file <file>", "the playbook.json")
+    .option("--prune <mode>", "auto removes entries meeting the prune rule; approval only lists them", parsePrune, "auto" as PruneMode)
+    .option("--write", "save the result to the file (last_updated set now)")
+    .action(async (options: { file: string; prune: PruneMode; write?: boolean }) => {
+      const file = path.resolve(options.file);
+      const extraction = await readJsonInput(extractionResultSchema, "extraction result");
+      const { updatePlaybookData } = await import("@/lib/playbook");
+      const result = updatePlaybookData(await readPlaybookFile(file), extraction, options.prune);
+      const updated = options.write ? savePlaybook(result.playbook, new Date()) : result.playbook;
+      if (options.write) {
+        const temp = `${file}.tmp-${process.pid}`;
+        await writeFile(temp, `${JSON.stringify(updated, null, 2)}\n`);
+        await rename(temp, file);
+      }
+      console.log(JSON.stringify({ playbook: updated, added: result.added, pruned: result.pruned, ...(options.prune === "approval" ? { prune_candidates: result.candidates } : {}) }, null, 2));
+    });
+
+  playbook
+    .command("format")
+    .description("Print the key points as `[name] helpful=N harmful=N :: text`, one per line")
+    .requiredOption("--file <file>", "the playbook.json")
+    .action(async (options: { file: string }) => {
+      const text = formatPlaybook((await readPlaybookFile(path.resolve(options.file))).key_points);
+      if (text) console.log(text);
+    });
+}
