@@ -1,0 +1,13 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { playbookStore } from "@/lib/db/playbook";
+import { addKeyPointSchema } from "@/lib/schemas/playbook";
+import { defineAction } from "./client";
+
+/** Adds a key point by hand (editors and up). */
+export const addKeyPointAction = defineAction({ role: "editor", input: addKeyPointSchema }, async (input, { caller }) => {
+  const actor = { id: caller.userId, label: caller.email };
+  const name = await playbookStore.add(input.text, actor);
+  revalidatePath("/playbook", "layout");
+  return { name };
+});

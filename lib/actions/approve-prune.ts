@@ -1,0 +1,13 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { playbookStore } from "@/lib/db/playbook";
+import { pruneDecisionSchema } from "@/lib/schemas/playbook";
+import { defineAction } from "./client";
+
+/** Approves prune proposals (approvers and admins); recoverable with undo. */
+export const approvePruneAction = defineAction({ role: "approver", input: pruneDecisionSchema }, async (input, { caller }) => {
+  const actor = { id: caller.userId, label: caller.email };
+  await playbookStore.approve(input.names, actor);
+  revalidatePath("/playbook", "layout");
+  return { names: input.names };
+});

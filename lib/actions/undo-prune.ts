@@ -1,0 +1,13 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { playbookStore } from "@/lib/db/playbook";
+import { undoPruneSchema } from "@/lib/schemas/playbook";
+import { defineAction } from "./client";
+
+/** Restores a pruned key point with its history (approvers and admins). */
+export const undoPruneAction = defineAction({ role: "approver", input: undoPruneSchema }, async (input, { caller }) => {
+  const actor = { id: caller.userId, label: caller.email };
+  await playbookStore.undo(input.name, actor);
+  revalidatePath("/playbook", "layout");
+  return { name: input.name };
+});

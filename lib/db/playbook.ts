@@ -1,0 +1,175 @@
+import { randomUUID } from "node:crypto";
+import { formatPlaybook, PLAYBOOK_VERSION, PRUNE_HARMFUL_FLOOR, trustRatio, type ExtractionResult, type Playbook, type PlaybookEntry } from "@/lib/playbook";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import type { Prisma } from "./generated/prisma/client";
+import { auditLog, type Actor } from "./audit";
+import { db } from "./client";
+
+type Tx = Prisma.TransactionClient;
+export type KeyPointStatus = "active" | "proposed" | "pruned";
+export type KeyPointRow = PlaybookEntry & { status: KeyPointStatus; trust: number | undefined; lastEvaluatedAt: Date | null; createdAt: Date; prunedAt: Date | null; source: string };
+
+async function nextName(tx: Tx): Promise<string> {
+  const [row] = await tx.$queryRaw<{ n: bigint }[]>`SELECT nextval('key_point_name_seq') AS n`;
+  return `kpt_${String(row!.n).padStart(3, "0")}`;
+}
+
+/**
+ * Marks active key points that meet seed 004's prune rule as proposals, unless a
+ * person kept them at their current harmful count (a rejected proposal returns only
+ * when harmful grows further).
+ */
+async function proposePrunes(tx: Tx): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ name: string }[]>`
+    UPDATE key_point SET status = 'proposed', updated_at = now()
+    WHERE status = 'active' AND harmful >= ${PRUNE_HARMFUL_FLOOR} AND harmful > helpful AND (kept_at_harmful IS NULL OR harmful > kept_at_harmful)
+    RETURNING name`;
+  return rows.map((r) => r.name);
+}
+
+/** The playbook in the database: entries, evaluation events as evidence, prune proposals decided by people. */
+export const playbookStore = {
+  async list(options: { status?: KeyPointStatus | "all"; q?: string } = {}): Promise<KeyPointRow[]> {
+    const rows = await db().keyPoint.findMany({
+      where: {
+        ...(options.status && options.status !== "all" ? { status: options.status } : {}),
+        ...(options.q ? { text: { contains: options.q, mode: "insensitive" as const } } : {}),
+      },
+      orderBy: { name: "asc" },
+      include: { evaluations: { orderBy: { createdAt: "desc" }, take: 1, select: { createdAt: true } } },
+    });
+    return rows.map((r) => ({
+      name: r.name,
+      text: r.text,
+      helpful: r.helpful,
+      harmful: r.harmful,
+      status: r.status as KeyPointStatus,
+      trust: trustRatio(r),
+      lastEvaluatedAt: r.evaluations[0]?.createdAt ?? null,
+      createdAt: r.createdAt,
+      prunedAt: r.prunedAt,
+      source: r.source,
+    }));
+  },
+
+  /** A key point with its evaluation events (and the sessions behind them). */
+  async get(name: string) {
+    const row = await db().keyPoint.findUnique({ where: { name }, include: { evaluations: { orderBy: { createdAt: "desc" } } } });
+    if (!row) throw new NotFoundError(`No key point ${name}.`);
+    return row;
+  },
+
+  async add(text: string, actor: Actor): Promise<string> {
+    return db().$transaction(async (tx) => {
+      const name = await nextName(tx);
+      await tx.keyPoint.create({ data: { name, text, source: "manual" } });
+      await auditLog.append(tx, { actor, action: "key_point.create", objectType: "key_point", objectId: name, after: { text } });
+      return name;
+    });
+  },
+
+  async edit(name: string, text: string, actor: Actor): Promise<void> {
+    await db().$transaction(async (tx) => {
+      const before = await tx.keyPoint.findUnique({ where: { name } });
+      if (!before) throw new NotFoundError(`No key point ${name}.`);
+      await tx.keyPoint.update({ where: { name }, data: { text } });
+      await auditLog.append(tx, { actor, action: "key_point.edit", objectType: "key_point", objectId: name, before: { text: before.text }, after: { text } });
+    });
+  },
+
+  /**
+   * Applies an ExtractionResult (seed 004's update, approval mode): new key points
+   * with zero counters, each helpful or harmful rating stored as an event and counted
+   * in SQL (neutral, unknown ratings and unknown names change nothing), then prune
+   * proposals. Nothing is removed here: people decide proposals.
+   */
+  async applyExtraction(extraction: ExtractionResult, sessionId: string | null, actor: Actor): Promise<{ added: string[]; evaluated: number; proposed: string[] }> {
+    return db().$transaction(async (tx) => {
+      const added: string[] = [];
+      for (const text of extraction.new_key_points) {
+        const name = await nextName(tx);
+        await tx.keyPoint.create({ data: { name, text, source: "reflector", createdInSession: sessionId } });
+        added.push(name);
+      }
+      let evaluated = 0;
+      for (const { name, rating } of extraction.evaluations) {
+        if (rating !== "helpful" && rating !== "harmful") continue;
+        const column = rating === "helpful" ? { helpful: { increment: 1 } } : { harmful: { increment: 1 } };
+        const updated = await tx.keyPoint.updateMany({ where: { name, status: { not: "pruned" } }, data: column });
+        if (updated.count === 0) continue;
+        await tx.keyPointEvaluation.create({ data: { id: randomUUID(), name, sessionId, rating } });
+        evaluated++;
+      }
+      const proposed = await proposePrunes(tx);
+      await auditLog.append(tx, { actor, action: "playbook.apply_extraction", objectType: "session", objectId: sessionId ?? "(none)", after: { added, evaluated, proposed } });
+      return { added, evaluated, proposed };
+    });
+  },
+
+  /** Approves prune proposals: the entries are removed from use, recoverably (undo restores them with their history). */
+  async approve(names: string[], actor: Actor): Promise<void> {
+    await this.decide(names, actor, "approve");
+  },
+
+  /** Rejects prune proposals: the entries stay, and are proposed again only if their harmful count grows. */
+  async reject(names: string[], actor: Actor): Promise<void> {
+    await this.decide(names, actor, "reject");
+  },
+
+  async decide(names: string[], actor: Actor, decision: "approve" | "reject"): Promise<void> {
+    await db().$transaction(async (tx) => {
+      for (const name of names) {
+        const row = await tx.keyPoint.findUnique({ where: { name } });
+        if (!row) throw new NotFoundError(`No key point ${name}.`);
+        if (row.status !== "proposed") throw new ConflictError(`${name} is not proposed for pruning (it is ${row.status}); reload the queue.`);
+        const data = decision === "approve" ? { status: "pruned", prunedAt: new Date() } : { status: "active", keptAtHarmful: row.harmful };
+        await tx.keyPoint.update({ where: { name }, data });
+        await auditLog.append(tx, { actor, action: `key_point.prune_${decision}`, objectType: "key_point", objectId: name, before: { status: row.status, helpful: row.helpful, harmful: row.harmful }, after: { status: data.status } });
+      }
+    });
+  },
+
+  /** Restores a pruned entry with its history; a person kept it, so it is not proposed again at this harmful count. */
+  async undo(name: string, actor: Actor): Promise<void> {
+    await db().$transaction(async (tx) => {
+      const row = await tx.keyPoint.findUnique({ where: { name } });
+      if (!row) throw new NotFoundError(`No key point ${name}.`);
+      if (row.status !== "pruned") throw new ConflictError(`${name} is not pruned.`);
+      await tx.keyPoint.update({ where: { name }, data: { status: "active", prunedAt: null, keptAtHarmful: row.harmful } });
+      await auditLog.append(tx, { actor, action: "key_point.prune_undo", objectType: "key_point", objectId: name, before: { status: "pruned" }, after: { status: "active" } });
+    });
+  },
+
+  /** Imports a canonical playbook: entries by name (text and counters replaced), the name sequence moved past them. */
+  async importPlaybook(playbook: Playbook, actor: Actor): Promise<{ created: number; updated: number }> {
+    return db().$transaction(async (tx) => {
+      let created = 0;
+      let updated = 0;
+      for (const k of playbook.key_points) {
+        const existing = await tx.keyPoint.findUnique({ where: { name: k.name } });
+        if (existing) updated++;
+        else created++;
+        await tx.keyPoint.upsert({ where: { name: k.name }, create: { ...k, source: "import" }, update: { text: k.text, helpful: k.helpful, harmful: k.harmful } });
+      }
+      await tx.$executeRaw`SELECT setval('key_point_name_seq', GREATEST((SELECT coalesce(max(substring(name from 5)::int), 0) FROM key_point), 1))`;
+      const proposed = await proposePrunes(tx);
+      await auditLog.append(tx, { actor, action: "playbook.import", objectType: "playbook", objectId: "playbook", after: { created, updated, proposed } });
+      return { created, updated };
+    });
+  },
+
+  /** The playbook as a canonical file (pruned entries left out). */
+  async exportPlaybook(): Promise<Playbook> {
+    const rows = await db().keyPoint.findMany({ where: { status: { not: "pruned" } }, orderBy: { name: "asc" } });
+    return { version: PLAYBOOK_VERSION, last_updated: new Date().toISOString(), key_points: rows.map((r) => ({ name: r.name, text: r.text, helpful: r.helpful, harmful: r.harmful })) };
+  },
+
+  /** The most trusted active key points, for injection, formatted as seed 004's lines. */
+  async forInjection(limit: number): Promise<{ names: string[]; text: string }> {
+    if (limit <= 0) return { names: [], text: "" };
+    const rows = await db().$queryRaw<PlaybookEntry[]>`
+      SELECT name, text, helpful, harmful FROM key_point WHERE status = 'active'
+      ORDER BY (helpful + 1)::float8 / (helpful + harmful + 2) DESC, name LIMIT ${limit}`;
+    return { names: rows.map((r) => r.name), text: formatPlaybook(rows) };
+  },
+} as const;
