@@ -61,6 +61,12 @@ export const envSchema = z.object({
     .max(32, "must be at most 32")
     .default(2)
     .describe("How many domain agents run at once."),
+  CHARTER_PLAYBOOK_INJECT: z.coerce.number().int().min(0).max(100).default(10).describe("How many of the most trusted key points the UserPromptSubmit hook adds after the principles."),
+  CHARTER_REFLECT_ON_SESSION_END: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1")
+    .describe("Run the playbook reflector when a session ends (needs an LLM endpoint)."),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -6,6 +6,8 @@ import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
 
 type Tx = Prisma.TransactionClient;
+// Many reflections may land at once (a batch of SessionEnds): wait for a connection rather than fail.
+const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 export type KeyPointStatus = "active" | "proposed" | "pruned";
 export type KeyPointRow = PlaybookEntry & { status: KeyPointStatus; trust: number | undefined; lastEvaluatedAt: Date | null; createdAt: Date; prunedAt: Date | null; source: string };
 
@@ -103,7 +105,7 @@ export const playbookStore = {
       const proposed = await proposePrunes(tx);
       await auditLog.append(tx, { actor, action: "playbook.apply_extraction", objectType: "session", objectId: sessionId ?? "(none)", after: { added, evaluated, proposed } });
       return { added, evaluated, proposed };
-    });
+    }, TX_OPTIONS);
   },
 
   /** Approves prune proposals: the entries are removed from use, recoverably (undo restores them with their history). */

@@ -1,3 +1,4 @@
 export * from "./schema";
 export * from "./playbook";
 export * from "./seed";
+export * from "./reflector-prompt";

@@ -4,13 +4,16 @@ import { determineToolSuccess } from "@/lib/credit/tool-success";
 import { creditSession } from "@/lib/db/credit";
 import type { Prisma } from "@/lib/db/generated/prisma/client";
 import { db } from "@/lib/db/client";
+import { playbookStore } from "@/lib/db/playbook";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 import { weightSets, type WeightSetRow } from "@/lib/db/weights";
 import { constitutionalReward, effectiveScore, type ScoreDict } from "@/lib/reward";
 import { MAX_TOOL_OUTPUT, MUTATING_TOOLS, type AgentEvent, type EventResult, type EventsResponse } from "@/lib/schemas/events";
 import { currentStore } from "./constitution";
 
 type Tx = Prisma.TransactionClient;
-type Retrieved = { principles: NonNullable<EventResult["principles"]>; additional_context: string; version: number };
+type Retrieved = { principles: NonNullable<EventResult["principles"]>; additional_context: string; version: number; keyPoints: string[] };
 
 const MUTATING = new Set<string>(MUTATING_TOOLS);
 
@@ -31,10 +34,15 @@ export function principlesContext(version: number, principles: { id: string; lev
 
 async function retrieveFor(prompt: string, requestId: string): Promise<Retrieved> {
   const { store, version } = await currentStore();
+  const playbook = await playbookStore.forInjection(env().CHARTER_PLAYBOOK_INJECT);
   const result = await store.getRelevantPrinciples(prompt, { requestId });
   const byId = new Map([...store.constitution.core, ...Object.values(store.constitution.overlays).flatMap((o) => o.additional_principles)].map((p) => [p.id, p]));
   const principles = result.principles.map((p) => ({ id: p.id, title: p.title, level: p.level, priority: p.priority, confidence: p.confidence }));
-  return { principles, additional_context: principlesContext(version.id, result.principles.map((p) => ({ ...p, rule: byId.get(p.id)?.rule ?? "" }))), version: version.id };
+  const context = [
+    principlesContext(version.id, result.principles.map((p) => ({ ...p, rule: byId.get(p.id)?.rule ?? "" }))),
+    playbook.text ? `Playbook: lessons from earlier sessions, with how often each helped or harmed (weigh them by that):\n${playbook.text}` : "",
+  ].filter(Boolean);
+  return { principles, additional_context: context.join("\n\n"), version: version.id, keyPoints: playbook.names };
 }
 
 async function touchSession(tx: Tx, event: AgentEvent, at: Date, source: string): Promise<void> {
@@ -91,6 +99,7 @@ async function apply(tx: Tx, event: AgentEvent, at: Date, ctx: { retrieved?: Ret
           prompt: event.prompt,
           startedAt: at,
           injectedPrinciples: ctx.retrieved?.principles.map((p) => p.id) ?? [],
+          injectedKeyPoints: ctx.retrieved?.keyPoints ?? [],
           constitutionVersionId: ctx.retrieved?.version ?? null,
           feedback: feedback as unknown as Prisma.InputJsonValue,
         },
@@ -176,6 +185,16 @@ export async function ingestEvents(events: AgentEvent[], options: { source?: str
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
+  if (env().CHARTER_REFLECT_ON_SESSION_END) {
+    for (const r of results) {
+      const event = events.find((e) => e.id === r.id);
+      if (r.status !== "accepted" || event?.type !== "SessionEnd") continue;
+      // After the transaction, in the background: a slow model never holds up the agent's hook.
+      void import("./reflect")
+        .then(({ reflectSession }) => reflectSession(event.session_id, { id: null, label: "reflector" }))
+        .catch((error: unknown) => log.warn(`reflector at SessionEnd: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
   return { accepted: results.filter((r) => r.status === "accepted").length, duplicates: results.filter((r) => r.status === "duplicate").length, results };
 }
 

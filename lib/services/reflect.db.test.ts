@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { playbookStore } from "@/lib/db/playbook";
+import { createLlmClient } from "@/lib/llm/client";
+import { agentEventSchema } from "@/lib/schemas/events";
+import { setupTestDatabase, unique } from "@/test/db";
+import { startScriptedLlmServer, type ScriptedReply } from "@/test/llm-server";
+import { ensureConstitution } from "./constitution";
+import { ingestEvents } from "./ingest";
+import { reflectSession } from "./reflect";
+
+let teardown: () => Promise<void>;
+let reply: ScriptedReply = { content: "{}" };
+let server: Awaited<ReturnType<typeof startScriptedLlmServer>>;
+const actor = { id: null, label: "reflector" };
+
+beforeAll(async () => {
+  ({ teardown } = await setupTestDatabase());
+  await ensureConstitution();
+  server = await startScriptedLlmServer(() => reply);
+});
+afterAll(async () => {
+  await server.close();
+  await teardown();
+});
+
+async function session(): Promise<{ id: string; keyPoint: string }> {
+  const keyPoint = await playbookStore.add(`Run the tests before saying done ${unique("kp")}`, actor);
+  const id = unique("reflect");
+  const event = (e: Record<string, unknown>) => agentEventSchema.parse({ ...e, id: unique("evt"), session_id: id });
+  await ingestEvents([event({ type: "UserPromptSubmit", prompt: "fix the flaky date test" }), event({ type: "Stop", response: "Fixed it and ran the suite." })]);
+  return { id, keyPoint };
+}
+
+const llm = () => createLlmClient({ baseURL: server.url, apiKey: "k" });
+
+describe("the reflector", () => {
+  it("applies a valid ExtractionResult and records it", async () => {
+    const s = await session();
+    reply = { content: JSON.stringify({ new_key_points: ["Pin the time zone in date tests"], evaluations: [{ name: s.keyPoint, rating: "helpful" }] }) };
+    const outcome = await reflectSession(s.id, actor, llm());
+    expect(outcome).toMatchObject({ status: "applied", evaluated: 1 });
+    expect((await db().keyPoint.findUniqueOrThrow({ where: { name: s.keyPoint } })).helpful).toBe(1);
+    expect(await db().reflection.count({ where: { sessionId: s.id, status: "applied" } })).toBe(1);
+    // The key points injected into the turn were shown to the reflector.
+    expect(JSON.stringify(server.requests.at(-1))).toContain(s.keyPoint);
+  });
+
+  it("recovers JSON wrapped in prose", async () => {
+    const s = await session();
+    reply = { content: `Here is my review:\n{"new_key_points": [], "evaluations": [{"name": "${s.keyPoint}", "rating": "harmful"}]}\nThanks!` };
+    expect(await reflectSession(s.id, actor, llm())).toMatchObject({ status: "applied", evaluated: 1 });
+  });
+
+  it.each([
+    ["an invalid schema", { content: '{"new_key_points": "not a list"}' }, /not an ExtractionResult/],
+    ["garbage", { content: "I cannot do that." }, /not an ExtractionResult/],
+    ["a timeout", { content: "{}", delayMs: 3_000 }, /^(timeout|.*did not answer)/],
+  ])("applies nothing on %s and records why", async (_label, scripted, error) => {
+    const s = await session();
+    reply = scripted;
+    const before = await db().keyPoint.count();
+    process.env.CHARTER_LLM_TIMEOUT_MS = "500";
+    const { resetEnv } = await import("@/lib/env");
+    resetEnv();
+    const outcome = await reflectSession(s.id, actor, llm());
+    delete process.env.CHARTER_LLM_TIMEOUT_MS;
+    resetEnv();
+    expect(outcome.status).toBe("failed");
+    expect(outcome.status === "failed" && outcome.error).toMatch(error);
+    expect(await db().keyPoint.count()).toBe(before);
+    expect((await db().reflection.findFirstOrThrow({ where: { sessionId: s.id } })).status).toBe("failed");
+  }, 20_000);
+});
