@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { extractionResultSchema, formatPlaybook, loadPlaybook, savePlaybook, type PruneMode } from "@/lib/playbook";
 import { CliError } from "../errors";
+import { withDatabase } from "../runtime";
 import { readJsonInput } from "../stdin";
 
 async function readPlaybookFile(file: string) {
@@ -52,6 +53,47 @@ export function registerPlaybook(program: Command): void {
         await rename(temp, file);
       }
       console.log(JSON.stringify({ playbook: updated, added: result.added, pruned: result.pruned, ...(options.prune === "approval" ? { prune_candidates: result.candidates } : {}) }, null, 2));
+    });
+
+  playbook
+    .command("import")
+    .description("Load a playbook.json (legacy formats migrated) into the database; prune proposals go to the dashboard's queue")
+    .requiredOption("--file <file>", "the playbook.json")
+    .action(async (options: { file: string }) => {
+      const file = path.resolve(options.file);
+      const loaded = await readPlaybookFile(file);
+      if (loaded.key_points.length === 0) throw new CliError(`${file} has no key points to import.`);
+      await withDatabase(async () => {
+        const { playbookStore } = await import("@/lib/db/playbook");
+        const result = await playbookStore.importPlaybook(loaded, { id: null, label: "cli" });
+        console.log(`imported ${file}: ${result.created} new, ${result.updated} updated`);
+      });
+    });
+
+  playbook
+    .command("export")
+    .description("Write the database's playbook (pruned entries left out) to a playbook.json")
+    .requiredOption("--file <file>", "where to write")
+    .action(async (options: { file: string }) => {
+      const file = path.resolve(options.file);
+      await withDatabase(async () => {
+        const { playbookStore } = await import("@/lib/db/playbook");
+        const exported = await playbookStore.exportPlaybook();
+        await writeFile(file, `${JSON.stringify(exported, null, 2)}\n`);
+        console.log(`wrote ${exported.key_points.length} key points to ${file}`);
+      });
+    });
+
+  playbook
+    .command("reflect <session-id>")
+    .description("Run the reflector on a stored session (needs OPENAI_BASE_URL/OPENAI_API_KEY)")
+    .action(async (sessionId: string) => {
+      await withDatabase(async () => {
+        const { reflectSession } = await import("@/lib/services/reflect");
+        const outcome = await reflectSession(sessionId, { id: null, label: "cli" });
+        if (outcome.status === "failed") throw new CliError(`the reflector applied nothing: ${outcome.error}`);
+        console.log(JSON.stringify(outcome, null, 2));
+      });
     });
 
   playbook

@@ -12,6 +12,11 @@ import { allPrinciples } from "@/lib/constitution/overlay";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { getSession } from "@/lib/db/sessions";
 import { NotFoundError } from "@/lib/errors";
+import { SessionPlaybook } from "@/components/sessions/session-playbook";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { db } from "@/lib/db/client";
+import { llmSettings } from "@/lib/env";
+import { lastReflection, NO_LLM_MESSAGE } from "@/lib/services/reflect";
 
 export const metadata: Metadata = { title: "Session" };
 
@@ -27,9 +32,11 @@ async function load(id: string) {
 }
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
-  await requirePage("viewer");
+  const user = await requirePage("viewer");
   const { id } = await params;
-  const [{ session, turns, toolCalls, outcome }, constitution] = await Promise.all([load(id), constitutionVersions.current()]);
+  const [{ session, turns, toolCalls, outcome }, constitution, reflection] = await Promise.all([load(id), constitutionVersions.current(), lastReflection(id)]);
+  const injectedNames = [...new Set(turns.flatMap((t) => t.injectedKeyPoints))];
+  const injected = injectedNames.length ? await db().keyPoint.findMany({ where: { name: { in: injectedNames } }, orderBy: { name: "asc" } }) : [];
   const titles = new Map(constitution ? allPrinciples(constitution.constitution).map((p) => [p.id, p.title]) : []);
   return (
     <>
@@ -88,6 +95,14 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           <Card title="Outcome">
             <OutcomeSummary outcome={outcome} />
           </Card>
+          <SessionPlaybook
+            sessionId={session.id}
+            injected={injected.map((k) => ({ name: k.name, text: k.text, helpful: k.helpful, harmful: k.harmful }))}
+            reflection={reflection}
+            canReflect={roleAtLeast(user.role, "editor")}
+            llmConfigured={llmSettings() !== null}
+            noLlmMessage={NO_LLM_MESSAGE}
+          />
         </div>
       </div>
     </>
