@@ -56,3 +56,15 @@ describe("the playbook in the database", () => {
     expect(exported.key_points.find((k) => k.name === "kpt_9004")).toEqual({ name: "kpt_9004", text: "Write tests", helpful: 8, harmful: 2 });
   });
 });
+
+describe("importing into a playbook that has entries", () => {
+  it("never overwrites a different key point that holds the same name", async () => {
+    const { playbook: first } = loadPlaybook(JSON.stringify({ key_points: [{ name: "kpt_7001", text: "Keep me", helpful: 4, harmful: 0 }] }));
+    await playbookStore.importPlaybook(first, actor);
+    const { playbook: second } = loadPlaybook(JSON.stringify({ key_points: [{ name: "kpt_7001", text: "A different lesson", helpful: 0, harmful: 0 }, { name: "kpt_7001", text: "x" }] }));
+    const result = await playbookStore.importPlaybook({ ...second, key_points: second.key_points.slice(0, 1) }, actor);
+    expect(result.renamed).toHaveLength(1);
+    expect((await db().keyPoint.findUniqueOrThrow({ where: { name: "kpt_7001" } })).text).toBe("Keep me");
+    expect((await db().keyPoint.findUniqueOrThrow({ where: { name: result.renamed[0]!.to } })).text).toBe("A different lesson");
+  });
+});

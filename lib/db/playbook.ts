@@ -142,21 +142,38 @@ export const playbookStore = {
     });
   },
 
-  /** Imports a canonical playbook: entries by name (text and counters replaced), the name sequence moved past them. */
-  async importPlaybook(playbook: Playbook, actor: Actor): Promise<{ created: number; updated: number }> {
+  /**
+   * Imports a canonical playbook. An entry whose name is free, or names an entry with
+   * the same text, is created or has its counters replaced; one whose name belongs to
+   * a different key point gets a new name, so an import never overwrites another
+   * point. The name sequence moves past the imported names.
+   */
+  async importPlaybook(playbook: Playbook, actor: Actor): Promise<{ created: number; updated: number; renamed: { from: string; to: string }[] }> {
     return db().$transaction(async (tx) => {
       let created = 0;
       let updated = 0;
+      const renamed: { from: string; to: string }[] = [];
+      await tx.$executeRaw`SELECT setval('key_point_name_seq', GREATEST((SELECT coalesce(max(substring(name from 5)::int), 0) FROM key_point), ${Math.max(0, ...playbook.key_points.map((k) => Number(k.name.slice(4))))}, 1))`;
       for (const k of playbook.key_points) {
         const existing = await tx.keyPoint.findUnique({ where: { name: k.name } });
-        if (existing) updated++;
-        else created++;
-        await tx.keyPoint.upsert({ where: { name: k.name }, create: { ...k, source: "import" }, update: { text: k.text, helpful: k.helpful, harmful: k.harmful } });
+        if (existing && existing.text === k.text) {
+          // The counts now may no longer meet the rule: a pending proposal goes back to active.
+          const stillMeets = k.harmful >= PRUNE_HARMFUL_FLOOR && k.harmful > k.helpful;
+          await tx.keyPoint.update({ where: { name: k.name }, data: { helpful: k.helpful, harmful: k.harmful, ...(existing.status === "proposed" && !stillMeets ? { status: "active" } : {}) } });
+          updated++;
+        } else if (existing) {
+          const name = await nextName(tx);
+          await tx.keyPoint.create({ data: { name, text: k.text, helpful: k.helpful, harmful: k.harmful, source: "import" } });
+          renamed.push({ from: k.name, to: name });
+          created++;
+        } else {
+          await tx.keyPoint.create({ data: { ...k, source: "import" } });
+          created++;
+        }
       }
-      await tx.$executeRaw`SELECT setval('key_point_name_seq', GREATEST((SELECT coalesce(max(substring(name from 5)::int), 0) FROM key_point), 1))`;
       const proposed = await proposePrunes(tx);
-      await auditLog.append(tx, { actor, action: "playbook.import", objectType: "playbook", objectId: "playbook", after: { created, updated, proposed } });
-      return { created, updated };
+      await auditLog.append(tx, { actor, action: "playbook.import", objectType: "playbook", objectId: "playbook", after: { created, updated, renamed, proposed } });
+      return { created, updated, renamed };
     });
   },
 
