@@ -1,5 +1,5 @@
 "use client";
-import { Button, Field, Input, Select } from "@/components/ui/primitives";
+import { Button, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { LEVELS, PRIORITY_MAX, PRIORITY_MIN, type ConstitutionIssue } from "@/lib/constitution/schema";
 import { issueText } from "./issues";
 import type { PrincipleDraft } from "./overlay-draft";
@@ -40,11 +40,7 @@ export function PrincipleFields({
         <Field label="Level" error={error("level")}>
           <Select value={principle.level} onChange={set("level")} className="w-full">
             {(LEVELS as readonly string[]).includes(principle.level) ? null : <option value={principle.level}>{principle.level || "(none)"}</option>}
-            {LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
+            <Options values={LEVELS} />
           </Select>
         </Field>
         <Field label="Priority" error={error("priority")}>

@@ -1,6 +1,6 @@
 "use client";
 import { useMemo, useState } from "react";
-import { Field, Input, Select, Table, Td } from "@/components/ui/primitives";
+import { Field, Input, Options, Select, Table, Td } from "@/components/ui/primitives";
 import { LEVELS } from "@/lib/constitution/schema";
 import { LevelBadge } from "./level-badge";
 
@@ -29,22 +29,14 @@ export function PrinciplesTable({ principles, domains }: { principles: Principle
         <Field label="Level">
           <Select value={level} onChange={(e) => setLevel(e.target.value)} className="w-full">
             <option value="">All levels</option>
-            {LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
+            <Options values={LEVELS} />
           </Select>
         </Field>
         <Field label="Domain">
           <Select value={domain} onChange={(e) => setDomain(e.target.value)} className="w-full">
             <option value="">All domains</option>
             <option value={CORE}>core</option>
-            {domains.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
+            <Options values={domains} />
           </Select>
         </Field>
         <Field label="Search principles">

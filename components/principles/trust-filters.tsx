@@ -1,4 +1,4 @@
-import { Field, Input, Select } from "@/components/ui/primitives";
+import { Field, Input, Options, Select } from "@/components/ui/primitives";
 import { CORE, type TrustFilter } from "./rows";
 
 /** Domain, level and text filters of the Principles table. */
@@ -9,21 +9,13 @@ export function TrustFilters({ filter, domains, levels, onChange }: { filter: Tr
         <Select value={filter.domain} onChange={(e) => onChange({ ...filter, domain: e.target.value })} className="w-full">
           <option value="">All domains</option>
           <option value={CORE}>{CORE}</option>
-          {domains.map((d) => (
-            <option key={d} value={d}>
-              {d}
-            </option>
-          ))}
+          <Options values={domains} />
         </Select>
       </Field>
       <Field label="Level">
         <Select value={filter.level} onChange={(e) => onChange({ ...filter, level: e.target.value })} className="w-full">
           <option value="">All levels</option>
-          {levels.map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
+          <Options values={levels} />
         </Select>
       </Field>
       <Field label="Search principles">

@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { TextArea } from "@/components/constitution/text-area";
-import { Button, Card, ErrorText, Field, Input, Select } from "@/components/ui/primitives";
+import { Button, Card, ErrorText, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { fieldError, useAction } from "@/components/ui/use-action";
 import { retrieveAction } from "@/lib/actions/retrieve";
 import { retrieveSchema } from "@/lib/schemas/constitution";
@@ -47,11 +47,7 @@ export function RetrievalPlayground({ domains }: { domains: string[] }) {
             <Field label="Domain" hint="Or let Charter detect it." error={error("domain")}>
               <Select value={domain} onChange={(e) => setDomain(e.target.value)} className="block">
                 <option value="">Detect automatically</option>
-                {domains.map((d) => (
-                  <option key={d} value={d}>
-                    {d}
-                  </option>
-                ))}
+                <Options values={domains} />
               </Select>
             </Field>
             <Button type="submit" disabled={run.isPending}>

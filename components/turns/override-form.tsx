@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { TextArea } from "@/components/constitution/text-area";
-import { Button, ErrorText, Field, Input, Select } from "@/components/ui/primitives";
+import { Button, ErrorText, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { fieldError, useAction } from "@/components/ui/use-action";
 import { overrideScoreAction } from "@/lib/actions/override-score";
 import { PRINCIPLES, type Principle } from "@/lib/reward";
@@ -35,11 +35,7 @@ export function OverrideForm({ turnId }: { turnId: string }) {
     >
       <Field label="Principle" error={error("principle")}>
         <Select name="principle" className="w-full" value={form.principle} onChange={(e) => setForm({ ...form, principle: e.target.value as Principle })}>
-          {PRINCIPLES.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
+          <Options values={PRINCIPLES} />
         </Select>
       </Field>
       <Field label="Score" hint="From 0 to 1." error={error("value")}>

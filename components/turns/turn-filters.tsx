@@ -1,6 +1,6 @@
 import Form from "next/form";
 import Link from "next/link";
-import { Button, Field, Input, Select } from "@/components/ui/primitives";
+import { Button, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { PRINCIPLES } from "@/lib/reward";
 import type { TurnQuery } from "./filters";
 
@@ -33,11 +33,7 @@ export function TurnFilters({ query }: { query: TurnQuery }) {
       <Field label="Principle">
         <Select name="principle" defaultValue={str(query.principle)} className="w-full">
           <option value="">any</option>
-          {PRINCIPLES.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
+          <Options values={PRINCIPLES} />
         </Select>
       </Field>
       <Field label="Scored below">

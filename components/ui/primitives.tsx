@@ -116,3 +116,16 @@ export function ErrorText({ children }: { children: ReactNode }) {
 }
 
 export { cx };
+
+/** One `<option>` per value, the value as its label. */
+export function Options({ values }: { values: readonly string[] }) {
+  return (
+    <>
+      {values.map((v) => (
+        <option key={v} value={v}>
+          {v}
+        </option>
+      ))}
+    </>
+  );
+}

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { Button, ErrorText, Field, Input, Select } from "@/components/ui/primitives";
+import { Button, ErrorText, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { fieldError, useAction } from "@/components/ui/use-action";
 import { inviteUserAction } from "@/lib/actions/invite-user";
 import { ROLES, type Role } from "@/lib/auth/roles";
@@ -38,11 +38,7 @@ export function InviteUserForm() {
       </Field>
       <Field label="Role" error={error("role")}>
         <Select name="role" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
-          {ROLES.map((role) => (
-            <option key={role} value={role}>
-              {role}
-            </option>
-          ))}
+          <Options values={ROLES} />
         </Select>
       </Field>
       <Button type="submit" disabled={invite.isPending}>

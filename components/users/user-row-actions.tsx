@@ -1,5 +1,5 @@
 "use client";
-import { Button, ErrorText, Select } from "@/components/ui/primitives";
+import { Button, ErrorText, Options, Select } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { issueSignInLinkAction } from "@/lib/actions/issue-sign-in-link";
 import { setUserBlockedAction } from "@/lib/actions/set-user-blocked";
@@ -16,11 +16,7 @@ export function UserRowActions({ userId, email, role, banned, isSelf }: { userId
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2">
         <Select aria-label={`Role of ${email}`} value={role} disabled={setRole.isPending} onChange={(e) => setRole.mutate({ userId, role: e.target.value as Role })}>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
+          <Options values={ROLES} />
         </Select>
         <Button variant="secondary" onClick={() => link.mutate({ userId })} disabled={link.isPending || banned}>
           Sign-in link
