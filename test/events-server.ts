@@ -6,6 +6,7 @@
  * destroys open sockets and pending delays (a delayed reply is then never sent).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { cancellableTimers } from "./timers";
 import type { AddressInfo, Socket } from "node:net";
 import { eventsRequestSchema, type AgentEvent, type EventResult } from "@/lib/schemas/events";
 
@@ -57,15 +58,7 @@ export async function startEventsServer(options: { port?: number; store?: Events
   const store = options.store ?? createEventsStore();
   const behaviour: EventsBehaviour = { ...options.behaviour };
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
+  const { wait, cancelAll } = cancellableTimers();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST" || req.url !== "/api/v1/events") return send(res, 404, { error: { code: "not_found", message: "No such route.", details: null } });
@@ -112,8 +105,7 @@ export async function startEventsServer(options: { port?: number; store?: Events
 
   let closing: Promise<void> | undefined;
   async function shutDown(): Promise<void> {
-    for (const timer of timers) clearTimeout(timer);
-    timers.clear();
+    cancelAll();
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   }

@@ -5,6 +5,7 @@
  * safe to call twice.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { cancellableTimers } from "./timers";
 import type { AddressInfo, Socket } from "node:net";
 
 export type ScriptedRequest = {
@@ -68,17 +69,9 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 export async function startScriptedLlmServer(script: (req: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>): Promise<ScriptedLlmServer> {
   const requests: ScriptedRequest[] = [];
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
+  const { wait, cancelAll } = cancellableTimers();
   let accepted = 0;
 
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-    });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST" || req.url !== "/v1/chat/completions") return send(res, 404, errorBody(404));
@@ -104,8 +97,7 @@ export async function startScriptedLlmServer(script: (req: ScriptedRequest) => S
 
   let closing: Promise<void> | undefined;
   async function shutDown(): Promise<void> {
-    for (const timer of timers) clearTimeout(timer);
-    timers.clear();
+    cancelAll();
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   }

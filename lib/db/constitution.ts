@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { allPrinciples } from "@/lib/constitution/overlay";
 import { canonicalFiles, formatIssue, parseConstitution, type Constitution, type ConstitutionFile, type ConstitutionIssue } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
@@ -132,6 +133,12 @@ export const constitutionVersions = {
   async rollback(input: { toVersionId: number; baseVersionId: number; message?: string }, actor: Actor): Promise<VersionMeta> {
     const target = await this.get(input.toVersionId);
     return this.save({ files: target.files, baseVersionId: input.baseVersionId, message: input.message?.trim() || `Roll back to version ${target.id}`, action: "constitution.rollback" }, actor);
+  },
+
+  /** Principle titles by id from the version in force (empty when there is none yet). */
+  async titles(): Promise<Map<string, string>> {
+    const version = await this.current();
+    return new Map(version ? allPrinciples(version.constitution).map((p) => [p.id, p.title]) : []);
   },
 
   /** On an empty database, stores the given files as version 1. Returns the version, or null when versions exist. */

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { LevelBadge } from "@/components/constitution/level-badge";
 import { InjectedTurns } from "@/components/principles/injected-turns";
 import { PrincipleTextView } from "@/components/principles/principle-text";
@@ -9,19 +8,11 @@ import { TrustNumbers } from "@/components/principles/trust-numbers";
 import { UsageTable } from "@/components/principles/usage-table";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
+import { orNotFound } from "@/lib/http/not-found";
 import { getPrinciple } from "@/lib/db/sessions";
-import { NotFoundError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Principle" };
 
-async function load(id: string) {
-  try {
-    return await getPrinciple(id);
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-}
 
 function VersionNote({ hasText, version, current }: { hasText: boolean; version: number | null; current: boolean }) {
   if (!hasText) return <ErrorText>This principle is in none of the recent constitution versions: only its credits remain.</ErrorText>;
@@ -36,7 +27,7 @@ function VersionNote({ hasText, version, current }: { hasText: boolean; version:
 export default async function PrinciplePage({ params }: { params: Promise<{ id: string }> }) {
   await requirePage("viewer");
   const { id } = await params;
-  const detail = await load(id);
+  const detail = await orNotFound(getPrinciple(id));
   const text = detail.principle;
   return (
     <>

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { CreditsTable } from "@/components/sessions/credits-table";
 import { OutcomeSummary } from "@/components/sessions/outcome-summary";
 import { PromptTimeline } from "@/components/sessions/prompt-timeline";
@@ -8,10 +7,9 @@ import { SessionTools } from "@/components/sessions/session-tools";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { requirePage } from "@/lib/auth/page";
-import { allPrinciples } from "@/lib/constitution/overlay";
+import { orNotFound } from "@/lib/http/not-found";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { getSession } from "@/lib/db/sessions";
-import { NotFoundError } from "@/lib/errors";
 import { SessionPlaybook } from "@/components/sessions/session-playbook";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { db } from "@/lib/db/client";
@@ -22,22 +20,13 @@ export const metadata: Metadata = { title: "Session" };
 
 const link = "whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline";
 
-async function load(id: string) {
-  try {
-    return await getSession(id);
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-}
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");
   const { id } = await params;
-  const [{ session, turns, toolCalls, outcome }, constitution, reflection] = await Promise.all([load(id), constitutionVersions.current(), lastReflection(id)]);
+  const [{ session, turns, toolCalls, outcome }, titles, reflection] = await Promise.all([orNotFound(getSession(id)), constitutionVersions.titles(), lastReflection(id)]);
   const injectedNames = [...new Set(turns.flatMap((t) => t.injectedKeyPoints))];
   const injected = injectedNames.length ? await db().keyPoint.findMany({ where: { name: { in: injectedNames } }, orderBy: { name: "asc" } }) : [];
-  const titles = new Map(constitution ? allPrinciples(constitution.constitution).map((p) => [p.id, p.title]) : []);
   return (
     <>
       <PageHeader

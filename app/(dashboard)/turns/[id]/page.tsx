@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { InjectedPrinciples } from "@/components/turns/injected-principles";
 import { OverrideForm } from "@/components/turns/override-form";
 import { OverrideList } from "@/components/turns/override-list";
@@ -11,31 +10,21 @@ import { TurnTotals } from "@/components/turns/turn-totals";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { requirePage } from "@/lib/auth/page";
+import { orNotFound } from "@/lib/http/not-found";
 import { roleAtLeast } from "@/lib/auth/roles";
-import { allPrinciples } from "@/lib/constitution/overlay";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { getTurn, SCORE_COLUMN } from "@/lib/db/turns";
-import { NotFoundError } from "@/lib/errors";
 import { PRINCIPLES, type ScoreDict } from "@/lib/reward";
 
 export const metadata: Metadata = { title: "Turn" };
 
 const pre = "max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-3 font-mono text-xs text-slate-800";
 
-async function load(id: string) {
-  try {
-    return await getTurn(id);
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-}
 
 export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");
   const { id } = await params;
-  const [{ turn, tools, weights }, constitution] = await Promise.all([load(id), constitutionVersions.current()]);
-  const titles = new Map(constitution ? allPrinciples(constitution.constitution).map((p) => [p.id, p.title]) : []);
+  const [{ turn, tools, weights }, titles] = await Promise.all([orNotFound(getTurn(id)), constitutionVersions.titles()]);
   const score = turn.score;
   const effective = score ? (Object.fromEntries(PRINCIPLES.map((p) => [p, score[SCORE_COLUMN[p]]])) as ScoreDict) : null;
   const stored = (score?.engineScores ?? {}) as Partial<ScoreDict>;
