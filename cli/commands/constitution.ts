@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { formatIssue, getConstitution, UnknownDomainError, type ResolvedPrinciple } from "@/lib/constitution";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR, writeConstitution } from "@/lib/files/constitution";
 import { CliError } from "../errors";
+import { registerConstitutionEval } from "./constitution-eval";
 import { withDatabase } from "../runtime";
 
 const DEFAULT_DIR = path.relative(process.cwd(), SHIPPED_CONSTITUTION_DIR) || ".";
@@ -15,7 +16,8 @@ function printPrinciples(principles: ResolvedPrinciple[]): void {
 }
 
 export function registerConstitution(program: Command): void {
-  const constitution = program.command("constitution").description("Validate, show, import and export the constitution");
+  const constitution = program.command("constitution").description("Validate, show, evaluate, import and export the constitution");
+  registerConstitutionEval(constitution);
 
   constitution
     .command("validate [dir]")

@@ -19,12 +19,18 @@ export const constitutionStoreConfigSchema = z.strictObject({
   use_enhanced_retrieval: z.boolean().default(true),
   /** LLM-picked principles below this confidence are dropped. */
   confidence_threshold: z.number().min(0).max(1).default(0.5),
-  /** Lexically detected domains below this confidence are dropped. */
-  lexical_min_confidence: z.number().min(0).max(1).default(0.2),
+  /** Lexically detected domains below this confidence are dropped: "no overlay applies" is a normal answer. */
+  lexical_min_confidence: z.number().min(0).max(1).default(0.5),
   /** Lexically detected domains scoring below this share of the best domain's score are dropped. */
-  lexical_relative_cutoff: z.number().min(0).max(1).default(0.2),
-  /** Principles retrieved per prompt, unless a call says otherwise. */
+  lexical_relative_cutoff: z.number().min(0).max(1).default(0.4),
+  /** A principle is injected only when its relevance to the prompt reaches this (lexical path). */
+  principle_min_relevance: z.number().min(0).max(1).default(0.5),
+  /** How much a detected domain's confidence carries its principles before their own match (see selection.ts). */
+  domain_carry: z.number().min(0).max(1).default(0.5),
+  /** The most principles retrieved per prompt, unless a call says otherwise (a cap, not a quota). */
   top_k: z.number().int().min(1).max(200).default(10),
+  /** Characters of principle lines injected per prompt; the least relevant soft principles are dropped first, never a hard one. */
+  context_budget_chars: z.number().int().min(200).max(100_000).default(2400),
   prefilter_model: z.string().min(1).default("gpt-4o-mini"),
   agent_model: z.string().min(1).default("gpt-4o-mini"),
   /** Each LLM call is abandoned after this long, and the lexical result is used. */

@@ -11,3 +11,8 @@ export * from "./llm-port";
 export * from "./store";
 export * from "./seed";
 export * from "./diff";
+export * from "./eval-schema";
+export * from "./selection";
+export * from "./eval";
+export * from "./impact";
+export * from "./eval-store";

@@ -1,11 +1,13 @@
 import MiniSearch from "minisearch";
-import type { ResolvedPrinciple } from "./conflict";
 import { allPrinciples } from "./overlay";
 import type { Constitution } from "./schema";
-import { normalizeTerm, splitNotFor, stems, tokenize } from "./text";
+import { COMMON_STEMS } from "./common-words";
+import { normalizeTerm, splitNotFor, stemSequence, stems, tokenize } from "./text";
 
 /** A detected domain with its confidence (0..1) and why. */
-export type DomainHit = { domain: string; confidence: number; score: number; matched_terms: string[]; penalized_by: string[] };
+export type DomainHit = { domain: string; confidence: number; score: number; matched_terms: string[]; matched_phrases: string[]; penalized_by: string[] };
+/** How well a principle's own text matches a prompt (0..1), and on which terms. */
+export type PrincipleMatch = { confidence: number; matched_terms: string[]; matched_phrases: string[] };
 
 /** BM25 settings measured best for domain detection (retrieval.md: k1 = 2, b = 0). */
 export const DOMAIN_BM25 = { k: 2, b: 0, d: 0.5 } as const;
@@ -17,25 +19,43 @@ export const DOMAIN_HALF_SCORE = 6;
 export const PRINCIPLE_HALF_SCORE = 4;
 /** Each `NOT for:` stem found in the prompt halves a domain's score, at most twice. */
 export const NOT_FOR_PENALTY = 0.5;
+/** An everyday word (common-words.ts) counts this much of a specific one. */
+export const COMMON_WORD_WEIGHT = 0.2;
+/** A multi-word keyword found whole in the prompt adds this much score per word it has. */
+export const PHRASE_BONUS = { domain: 3, principle: 2 } as const;
 
 type DomainDoc = { id: string } & Record<keyof typeof DOMAIN_FIELD_WEIGHTS, string>;
 type PrincipleDoc = { id: string } & Record<keyof typeof PRINCIPLE_FIELD_WEIGHTS, string>;
 
-const searchOptions = { processTerm: normalizeTerm, tokenize, combineWith: "OR" as const, prefix: false, fuzzy: false };
+const boostTerm = (term: string) => (COMMON_STEMS.has(term) ? COMMON_WORD_WEIGHT : 1);
+const searchOptions = { processTerm: normalizeTerm, tokenize, combineWith: "OR" as const, prefix: false, fuzzy: false, boostTerm };
+
+/** The multi-word keywords of a document as stem sequences (single words are BM25's job). */
+function phrasesOf(keywords: readonly string[]): { text: string; stems: string[] }[] {
+  return keywords.map((k) => ({ text: k, stems: stemSequence(k) })).filter((p) => p.stems.length >= 2);
+}
+
+/** The phrases found whole, in order, in the prompt's stem sequence. */
+function phrasesIn(sequence: readonly string[], phrases: readonly { text: string; stems: string[] }[]): { text: string; stems: string[] }[] {
+  return phrases.filter((p) => sequence.some((_, i) => p.stems.every((s, j) => sequence[i + j] === s)));
+}
 
 function confidence(score: number, half: number): number {
-  return score <= 0 ? 0 : Math.round((score / (score + half)) * 10_000) / 10_000;
+  return score <= 0 ? 0 : round4(score / (score + half));
 }
 
 /**
  * A lexical index of a constitution: BM25 (MiniSearch) over each overlay's
  * description, keywords, principle titles and examples for domain detection, and
- * over principles for ranking them. Pure and synchronous; build once per version.
+ * over principles for matching them. Everyday words are damped, multi-word keywords
+ * found whole add a bonus. Pure and synchronous; build once per version.
  */
 export class LexicalIndex {
   private readonly domains: MiniSearch<DomainDoc>;
   private readonly principles: MiniSearch<PrincipleDoc>;
   private readonly notFor = new Map<string, Set<string>>();
+  private readonly domainPhrases = new Map<string, { text: string; stems: string[] }[]>();
+  private readonly principlePhrases = new Map<string, { text: string; stems: string[] }[]>();
 
   constructor(private readonly constitution: Constitution) {
     this.domains = new MiniSearch<DomainDoc>({ fields: Object.keys(DOMAIN_FIELD_WEIGHTS), idField: "id", tokenize, processTerm: normalizeTerm, searchOptions });
@@ -47,6 +67,7 @@ export class LexicalIndex {
       const { covers, notFor } = splitNotFor(overlay.description);
       const own = stems(overlay.keywords.join(" "));
       this.notFor.set(overlay.domain, new Set([...stems(notFor)].filter((s) => !own.has(s))));
+      this.domainPhrases.set(overlay.domain, phrasesOf(overlay.keywords));
       const ps = overlay.additional_principles;
       domainDocs.push({
         id: overlay.domain,
@@ -59,8 +80,10 @@ export class LexicalIndex {
       });
     }
     this.domains.addAll(domainDocs);
+    const principles = allPrinciples(constitution);
+    for (const p of principles) this.principlePhrases.set(p.id, phrasesOf(p.keywords));
     this.principles.addAll(
-      allPrinciples(constitution).map((p) => ({
+      principles.map((p) => ({
         id: p.id,
         title: p.title,
         keywords: p.keywords.join(" . "),
@@ -77,44 +100,47 @@ export class LexicalIndex {
    */
   detectDomains(prompt: string, options: { max: number; minConfidence: number; relativeCutoff?: number }): DomainHit[] {
     const promptStems = stems(prompt);
-    const hits = this.domains.search(prompt, { boost: DOMAIN_FIELD_WEIGHTS, bm25: DOMAIN_BM25 }).map((r) => {
-      const penalizedBy = [...(this.notFor.get(r.id) ?? [])].filter((s) => promptStems.has(s));
-      const score = r.score * NOT_FOR_PENALTY ** Math.min(penalizedBy.length, 2);
-      return { domain: String(r.id), score: Math.round(score * 10_000) / 10_000, confidence: confidence(score, DOMAIN_HALF_SCORE), matched_terms: r.terms.sort(), penalized_by: penalizedBy };
-    });
+    const sequence = stemSequence(prompt);
+    const found = new Map<string, { score: number; terms: string[] }>();
+    for (const r of this.domains.search(prompt, { boost: DOMAIN_FIELD_WEIGHTS, bm25: DOMAIN_BM25 })) found.set(String(r.id), { score: r.score, terms: r.terms });
+    const hits: DomainHit[] = [];
+    for (const domain of this.knownDomains()) {
+      const phrases = phrasesIn(sequence, this.domainPhrases.get(domain) ?? []);
+      const bm25 = found.get(domain);
+      if (!bm25 && phrases.length === 0) continue;
+      const penalizedBy = [...(this.notFor.get(domain) ?? [])].filter((s) => promptStems.has(s));
+      const raw = (bm25?.score ?? 0) + phrases.reduce((n, p) => n + PHRASE_BONUS.domain * p.stems.length, 0);
+      const score = raw * NOT_FOR_PENALTY ** Math.min(penalizedBy.length, 2);
+      hits.push({
+        domain,
+        score: round4(score),
+        confidence: confidence(score, DOMAIN_HALF_SCORE),
+        matched_terms: [...(bm25?.terms ?? [])].sort(),
+        matched_phrases: phrases.map((p) => p.text),
+        penalized_by: penalizedBy,
+      });
+    }
     const best = Math.max(0, ...hits.map((h) => h.score));
     const floor = best * (options.relativeCutoff ?? 0);
     return hits
-      .filter((h) => h.confidence >= options.minConfidence && h.score >= floor)
+      .filter((h) => h.confidence > 0 && h.confidence >= options.minConfidence && h.score >= floor)
       .sort((a, b) => b.score - a.score || a.domain.localeCompare(b.domain))
       .slice(0, options.max);
   }
 
-  /** Lexical relevance (0..1) of each principle to a prompt, by id; unmatched principles are absent. */
-  principleScores(prompt: string): Map<string, { confidence: number; matched_terms: string[] }> {
-    const out = new Map<string, { confidence: number; matched_terms: string[] }>();
-    for (const r of this.principles.search(prompt, { boost: PRINCIPLE_FIELD_WEIGHTS })) {
-      out.set(String(r.id), { confidence: confidence(r.score, PRINCIPLE_HALF_SCORE), matched_terms: r.terms.sort() });
+  /** Lexical relevance (0..1) of each principle's own text to a prompt, by id; unmatched principles are absent. */
+  principleScores(prompt: string): Map<string, PrincipleMatch> {
+    const sequence = stemSequence(prompt);
+    const out = new Map<string, PrincipleMatch>();
+    const bm25 = new Map(this.principles.search(prompt, { boost: PRINCIPLE_FIELD_WEIGHTS }).map((r) => [String(r.id), r] as const));
+    for (const [id, phrases] of this.principlePhrases) {
+      const found = phrasesIn(sequence, phrases);
+      const r = bm25.get(id);
+      if (!r && found.length === 0) continue;
+      const score = (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
+      out.set(id, { confidence: confidence(score, PRINCIPLE_HALF_SCORE), matched_terms: [...(r?.terms ?? [])].sort(), matched_phrases: found.map((p) => p.text) });
     }
     return out;
-  }
-
-  /**
-   * Ranks the principles in force for a prompt. A core principle counts when the
-   * prompt matches it; a detected domain's principles, and the core principles its
-   * overlay re-prioritises, count in proportion to the domain's confidence, raised
-   * by their own match.
-   */
-  rankPrinciples(prompt: string, inForce: readonly ResolvedPrinciple[], domains: readonly DomainHit[]): { principle: ResolvedPrinciple; confidence: number }[] {
-    const lexical = this.principleScores(prompt);
-    const domainConfidence = new Map(domains.map((d) => [d.domain, d.confidence]));
-    return inForce.flatMap((principle) => {
-      const own = lexical.get(principle.id)?.confidence ?? 0;
-      const via = principle.domain ?? principle.overridden_by;
-      const fromDomain = via ? (domainConfidence.get(via) ?? 0) : 0;
-      const score = fromDomain > 0 ? fromDomain * (0.6 + 0.4 * own) : own;
-      return score > 0 ? [{ principle, confidence: Math.round(score * 10_000) / 10_000 }] : [];
-    });
   }
 
   /** The domains this index knows (excluded overlays are not indexed). */
@@ -124,3 +150,5 @@ export class LexicalIndex {
       .map((o) => o.domain);
   }
 }
+
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;

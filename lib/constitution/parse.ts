@@ -11,16 +11,18 @@ import {
   type Overlay,
   type Principle,
 } from "./schema";
+import { EVAL_DIR, evalFileSchema, strictest, type EvalCase, type EvalSet, type Thresholds } from "./eval-schema";
 
 /** A constitution file: its path relative to the constitution directory, and its text. */
 export type ConstitutionFile = { path: string; text: string };
 
-export type ParseResult = { ok: true; constitution: Constitution } | { ok: false; issues: ConstitutionIssue[] };
+export type ParseResult = { ok: true; constitution: Constitution; evals: EvalSet } | { ok: false; issues: ConstitutionIssue[] };
 
 type Located = { file: string; doc: Document; lines: LineCounter };
 type PathItem = string | number;
 
 const OVERLAY_PATH = new RegExp(`^${OVERLAYS_DIR}/([^/]+)\\.ya?ml$`);
+const EVAL_PATH = new RegExp(`^${EVAL_DIR}/[^/]+\\.ya?ml$`);
 
 function position(src: Located, offset: number): { line: number; column: number } {
   const { line, col } = src.lines.linePos(offset);
@@ -98,6 +100,8 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
   let core: { description?: string; principles: Principle[] } | undefined;
   const overlays: Overlay[] = [];
   const seenDomains = new Map<string, string>();
+  const evalCases: EvalCase[] = [];
+  const evalThresholds: Thresholds[] = [];
 
   for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
     const read = readYaml(file);
@@ -112,9 +116,18 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
       else core = parsed.data;
       continue;
     }
+    if (EVAL_PATH.test(file.path)) {
+      const parsed = evalFileSchema.safeParse(read.value);
+      if (!parsed.success) issues.push(...zodIssues(read.src, parsed.error));
+      else {
+        if (parsed.data.thresholds) evalThresholds.push(parsed.data.thresholds);
+        parsed.data.cases.forEach((c, i) => evalCases.push({ ...c, file: file.path, line: position(read.src, offsetOf(read.src, ["cases", i])).line }));
+      }
+      continue;
+    }
     const match = OVERLAY_PATH.exec(file.path);
     if (!match?.[1]) {
-      issues.push({ file: file.path, line: 1, column: 1, field: "(file)", reason: `is not part of a constitution: use ${CORE_FILE} or ${OVERLAYS_DIR}/<domain>.yaml` });
+      issues.push({ file: file.path, line: 1, column: 1, field: "(file)", reason: `is not part of a constitution: use ${CORE_FILE}, ${OVERLAYS_DIR}/<domain>.yaml or ${EVAL_DIR}/<name>.yaml` });
       continue;
     }
     const fileDomain = match[1];
@@ -151,10 +164,12 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
   }
   // Without a valid core file, overrides of core principles cannot be checked: say nothing rather than something false.
   issues.push(...crossFileIssues(core?.principles ?? [], overlays, sources, core !== undefined));
+  if (core) issues.push(...evalIssues(evalCases, core.principles, overlays, sources));
 
   if (issues.length || !core) return { ok: false, issues: sortIssues(issues) };
   return {
     ok: true,
+    evals: { cases: evalCases, thresholds: strictest(evalThresholds) },
     constitution: {
       ...(core.description ? { description: core.description } : {}),
       core: core.principles,
@@ -183,6 +198,36 @@ function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<st
     for (const id of Object.keys(overlay.priority_overrides)) {
       if (!firstSeen.has(id)) issues.push(issueAt(src, ["priority_overrides", id], `names no principle: "${id}" is not defined in ${CORE_FILE} or any overlay`, true));
     }
+  }
+  return issues;
+}
+
+/** Eval cases must name known domains and principles, and each prompt once. */
+function evalIssues(cases: EvalCase[], core: Principle[], overlays: Overlay[], sources: Map<string, Located>): ConstitutionIssue[] {
+  const issues: ConstitutionIssue[] = [];
+  const ids = new Set([...core, ...overlays.flatMap((o) => o.additional_principles)].map((p) => p.id));
+  const domains = new Set(overlays.map((o) => o.domain));
+  const prompts = new Map<string, string>();
+  const seenInFile = new Map<string, number>();
+  for (const c of cases) {
+    const src = sources.get(c.file)!;
+    const index = seenInFile.get(c.file) ?? 0;
+    seenInFile.set(c.file, index + 1);
+    const at = (path: PathItem[], reason: string) => issues.push(issueAt(src, ["cases", index, ...path], reason));
+    c.domains.forEach((d, i) => {
+      if (!domains.has(d)) at(["domains", i], `"${d}" is not an overlay of this constitution`);
+    });
+    c.expect.forEach((id, i) => {
+      if (!ids.has(id)) at(["expect", i], `"${id}" names no principle`);
+    });
+    c.forbid.forEach((entry, i) => {
+      const prefix = entry.endsWith("*") ? entry.slice(0, -1) : null;
+      if (prefix === null ? !ids.has(entry) : ![...ids].some((id) => id.startsWith(prefix))) at(["forbid", i], `"${entry}" names no principle`);
+    });
+    const key = c.prompt.toLowerCase();
+    const twin = prompts.get(key);
+    if (twin) at(["prompt"], `is already a case at ${twin}`);
+    else prompts.set(key, `${c.file}:${c.line}`);
   }
   return issues;
 }

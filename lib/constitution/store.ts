@@ -1,5 +1,5 @@
 import { parseWith } from "@/lib/json-reply";
-import { orderByPrecedence, type ResolvedPrinciple } from "./conflict";
+import type { ResolvedPrinciple } from "./conflict";
 import { storeConfig, type ConstitutionStoreConfig, type ConstitutionStoreConfigInput } from "./config";
 import { LexicalIndex, type DomainHit } from "./lexical";
 import { agentMessages, agentReplySchema, prefilterMessages, prefilterReplySchema, readAgentReply, readPrefilterReply } from "./llm-prompts";
@@ -7,9 +7,17 @@ import { LlmTimeoutError, type LlmPort } from "./llm-port";
 import { getConstitution } from "./overlay";
 import { PrefilterCache, type OrchestrationEvent, type RequestContext } from "./prefilter-cache";
 import type { Constitution } from "./schema";
+import { choose, principleLine, scoreCandidates, type Candidate, type Why } from "./selection";
 
 export type DetectedDomain = { domain: string; confidence: number; source: "lexical" | "llm" };
-export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "level" | "priority" | "domain"> & { confidence: number; source: "lexical" | "llm" };
+export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "rule" | "level" | "priority" | "domain"> & {
+  confidence: number;
+  source: "lexical" | "llm";
+  /** Why it was chosen: matched terms and phrases, and the domain that carried it. */
+  why: Why;
+  /** Characters its line takes in the injected context. */
+  chars: number;
+};
 export type Fallback = { stage: "prefilter" | "domain_agent"; domain?: string; reason: string };
 
 export type DebugInfo = {
@@ -19,6 +27,8 @@ export type DebugInfo = {
   lexical_domains: DomainHit[];
   detected_domains: DetectedDomain[];
   timings_ms: { prefilter: number; agents: number; total: number };
+  /** Characters of the chosen principles' lines, and the soft principles dropped to stay within the budget. */
+  context: { chars: number; budget_chars: number; dropped_for_budget: string[] };
   llm_calls: { prefilter: number; domain_agent: number };
   fallbacks: Fallback[];
   cache: { fingerprint: string; size: number; hits: number; misses: number; invalidations: number };
@@ -112,9 +122,7 @@ export class ConstitutionStore {
     const fallbacks: Fallback[] = [];
     const calls = { prefilter: 0, domain_agent: 0 };
     const path = this.usesLlm ? "llm" : "lexical";
-    const candidates = this.index.detectDomains(prompt, { max: this.config.prefilter_candidates, minConfidence: 0 });
-    const floor = (candidates[0]?.score ?? 0) * this.config.lexical_relative_cutoff;
-    const lexicalDomains = candidates.filter((d) => d.confidence >= this.config.lexical_min_confidence && d.score >= floor).slice(0, this.config.max_prefilter_domains);
+    const { candidates, lexicalDomains } = this.lexicalDomains(prompt);
 
     let cacheStatus: DebugInfo["prefilter_cache_status"] = "disabled";
     let domains: DetectedDomain[];
@@ -134,21 +142,11 @@ export class ConstitutionStore {
     const prefilterDone = this.now();
 
     let principles: RetrievedPrinciple[] = [];
+    let dropped: string[] = [];
     if (!options.domainsOnly) {
       const inForce = getConstitution(this.constitution, domains.map((d) => d.domain));
       const picked = this.usesLlm ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls) : this.lexicalPick(prompt, inForce, domains);
-      const topK = options.topK ?? this.config.top_k;
-      const best = [...picked].sort((a, b) => b.confidence - a.confidence || a.principle.id.localeCompare(b.principle.id)).slice(0, topK);
-      const confidence = new Map(best.map((b) => [b.principle.id, b]));
-      principles = orderByPrecedence(best.map((b) => b.principle)).map((p) => ({
-        id: p.id,
-        title: p.title,
-        level: p.level,
-        priority: p.priority,
-        domain: p.domain,
-        confidence: confidence.get(p.id)!.confidence,
-        source: confidence.get(p.id)!.source,
-      }));
+      ({ principles, dropped } = this.finish(picked, options.topK));
     }
     const finished = this.now();
 
@@ -159,6 +157,7 @@ export class ConstitutionStore {
       lexical_domains: lexicalDomains,
       detected_domains: domains,
       timings_ms: { prefilter: round(prefilterDone - started), agents: round(finished - prefilterDone), total: round(finished - started) },
+      context: { chars: principles.reduce((n, p) => n + p.chars + 1, 0), budget_chars: this.config.context_budget_chars, dropped_for_budget: dropped },
       llm_calls: calls,
       fallbacks,
       cache: { fingerprint: this.cache.currentFingerprint, size: this.cache.size, ...this.cache.counts },
@@ -166,6 +165,44 @@ export class ConstitutionStore {
     };
     this.lastDebug = debug;
     return { domains, principles, debug };
+  }
+
+  /**
+   * Lexical retrieval, synchronously, with no cache, LLM or debug record: what evals
+   * and replays measure. Gives the same domains and principles as the lexical path.
+   */
+  retrieveLexical(prompt: string, options: { topK?: number } = {}): { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; dropped: string[] } {
+    const domains = this.config.use_domain_prefilter
+      ? this.lexicalDomains(prompt).lexicalDomains.map((d) => ({ domain: d.domain, confidence: d.confidence, source: "lexical" as const }))
+      : [];
+    const inForce = getConstitution(this.constitution, domains.map((d) => d.domain));
+    return { domains, ...this.finish(this.lexicalPick(prompt, inForce, domains), options.topK) };
+  }
+
+  /** All lexically ranked domains (the LLM prefilter's candidates) and those that pass the floor and cutoff. */
+  private lexicalDomains(prompt: string): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
+    const candidates = this.index.detectDomains(prompt, { max: this.config.prefilter_candidates, minConfidence: 0 });
+    const floor = (candidates[0]?.score ?? 0) * this.config.lexical_relative_cutoff;
+    const lexicalDomains = candidates.filter((d) => d.confidence >= this.config.lexical_min_confidence && d.score >= floor).slice(0, this.config.max_prefilter_domains);
+    return { candidates, lexicalDomains };
+  }
+
+  /** The chosen candidates (top k, then the context budget) as retrieved principles, in precedence order. */
+  private finish(picked: Candidate[], topK = this.config.top_k): { principles: RetrievedPrinciple[]; dropped: string[] } {
+    const { chosen, dropped_for_budget } = choose(picked, { topK, budgetChars: this.config.context_budget_chars });
+    const principles = chosen.map(({ principle: p, relevance, why }) => ({
+      id: p.id,
+      title: p.title,
+      rule: p.rule,
+      level: p.level,
+      priority: p.priority,
+      domain: p.domain,
+      confidence: relevance,
+      source: why.via === "llm" ? ("llm" as const) : ("lexical" as const),
+      why,
+      chars: principleLine(p).length,
+    }));
+    return { principles, dropped: dropped_for_budget };
   }
 
   private async prefilter(
@@ -206,20 +243,20 @@ export class ConstitutionStore {
     }
   }
 
-  private lexicalPick(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[]) {
-    const hits = domains.map((d) => ({ domain: d.domain, confidence: d.confidence, score: 0, matched_terms: [], penalized_by: [] }));
-    return this.index.rankPrinciples(prompt, inForce, hits).map((r) => ({ ...r, source: "lexical" as const }));
+  private lexicalPick(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[]): Candidate[] {
+    const rules = { principle_min_relevance: this.config.principle_min_relevance, domain_carry: this.config.domain_carry };
+    return scoreCandidates(inForce, this.index.principleScores(prompt), new Map(domains.map((d) => [d.domain, d.confidence])), rules);
   }
 
   /** One agent for the core principles and one per detected domain, at most `max_parallel_agents` at a time. */
-  private async runAgents(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[], ctx: RequestContext, fallbacks: Fallback[], calls: { domain_agent: number }) {
+  private async runAgents(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[], ctx: RequestContext, fallbacks: Fallback[], calls: { domain_agent: number }): Promise<Candidate[]> {
     const llm = this.deps.llm!;
     const groups = [CORE_AGENT, ...domains.map((d) => d.domain)].map((name) => ({
       name,
       principles: inForce.filter((p) => (name === CORE_AGENT ? p.domain === null : p.domain === name)),
     }));
     const results = await pool(
-      groups.map((group) => async () => {
+      groups.map((group) => async (): Promise<Candidate[]> => {
         if (group.principles.length === 0) return [];
         calls.domain_agent++;
         const fallback = (reason: string) => {
@@ -241,7 +278,11 @@ export class ConstitutionStore {
           const byId = new Map(group.principles.map((p) => [p.id, p]));
           return readAgentReply(parsed.value, new Set(byId.keys()))
             .filter((r) => r.confidence >= this.config.confidence_threshold)
-            .map((r) => ({ principle: byId.get(r.id)!, confidence: r.confidence, source: "llm" as const }));
+            .map((r) => ({
+              principle: byId.get(r.id)!,
+              relevance: r.confidence,
+              why: { via: "llm" as const, domain: group.name === CORE_AGENT ? null : group.name, domain_confidence: null, own: r.confidence, matched_terms: [], matched_phrases: [] },
+            }));
         } catch (error) {
           return fallback(reasonOf(error));
         }

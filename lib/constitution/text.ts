@@ -40,3 +40,8 @@ export function splitNotFor(description: string): { covers: string; notFor: stri
   const notFor = (match[1] ?? "").replace(/\([^)]*\)/g, " ").trim();
   return { covers: description.slice(0, match.index).trim(), notFor };
 }
+
+/** The stems of a text in order, stopwords left out (for phrase matching). */
+export function stemSequence(text: string): string[] {
+  return tokenize(text).flatMap((t) => normalizeTerm(t) ?? []);
+}

@@ -1,12 +1,22 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { REPO_ROOT } from "@/lib/paths";
-import { CORE_FILE, OVERLAYS_DIR, parseConstitution, serializeConstitution, type Constitution, type ConstitutionFile, type ParseResult } from "@/lib/constitution";
+import { CORE_FILE, EVAL_DIR, OVERLAYS_DIR, parseConstitution, serializeConstitution, type Constitution, type ConstitutionFile, type ParseResult } from "@/lib/constitution";
 
 /** The shipped constitution directory. */
 export const SHIPPED_CONSTITUTION_DIR = path.join(REPO_ROOT, "constitution");
 
-/** Reads the files of a constitution directory: core.yaml and overlays/*.yaml (other files are ignored). */
+/** The YAML file names in a folder, sorted; none when the folder does not exist. */
+async function yamlNames(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((n) => /\.ya?ml$/.test(n)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return [];
+  }
+}
+
+/** Reads the files of a constitution directory: core.yaml, overlays/*.yaml and eval/*.yaml (other files are ignored). */
 export async function readConstitutionFiles(dir: string): Promise<ConstitutionFile[]> {
   const files: ConstitutionFile[] = [];
   try {
@@ -14,14 +24,10 @@ export async function readConstitutionFiles(dir: string): Promise<ConstitutionFi
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  let names: string[] = [];
-  try {
-    names = await readdir(path.join(dir, OVERLAYS_DIR));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  for (const name of names.filter((n) => /\.ya?ml$/.test(n)).sort()) {
-    files.push({ path: `${OVERLAYS_DIR}/${name}`, text: await readFile(path.join(dir, OVERLAYS_DIR, name), "utf8") });
+  for (const folder of [OVERLAYS_DIR, EVAL_DIR]) {
+    for (const name of await yamlNames(path.join(dir, folder))) {
+      files.push({ path: `${folder}/${name}`, text: await readFile(path.join(dir, folder, name), "utf8") });
+    }
   }
   return files;
 }

@@ -10,6 +10,7 @@ import { log } from "@/lib/log";
 import { weightSets, type WeightSetRow } from "@/lib/db/weights";
 import { constitutionalReward, effectiveScore, type ScoreDict } from "@/lib/reward";
 import { MAX_TOOL_OUTPUT, MUTATING_TOOLS, type AgentEvent, type EventResult, type EventsResponse } from "@/lib/schemas/events";
+import { principlesContext } from "@/lib/constitution";
 import { currentStore } from "./constitution";
 
 type Tx = Prisma.TransactionClient;
@@ -23,23 +24,13 @@ function truncate(value: unknown): string | null {
   return text.length > MAX_TOOL_OUTPUT ? `${text.slice(0, MAX_TOOL_OUTPUT)}… [truncated ${text.length - MAX_TOOL_OUTPUT} characters]` : text;
 }
 
-/** The text a UserPromptSubmit hook adds to the agent's context. */
-export function principlesContext(version: number, principles: { id: string; level: string; priority: number; title: string; rule: string }[]): string {
-  if (principles.length === 0) return "";
-  return [
-    `Charter constitution (version ${version}): principles that apply to this request, the prevailing first. Hard constraints are not negotiable.`,
-    ...principles.map((p) => `- [${p.level} ${p.priority}] ${p.id} ${p.title}: ${p.rule}`),
-  ].join("\n");
-}
-
 async function retrieveFor(prompt: string, requestId: string): Promise<Retrieved> {
   const { store, version } = await currentStore();
   const playbook = await playbookStore.forInjection(env().CHARTER_PLAYBOOK_INJECT);
   const result = await store.getRelevantPrinciples(prompt, { requestId });
-  const byId = new Map([...store.constitution.core, ...Object.values(store.constitution.overlays).flatMap((o) => o.additional_principles)].map((p) => [p.id, p]));
   const principles = result.principles.map((p) => ({ id: p.id, title: p.title, level: p.level, priority: p.priority, confidence: p.confidence }));
   const context = [
-    principlesContext(version.id, result.principles.map((p) => ({ ...p, rule: byId.get(p.id)?.rule ?? "" }))),
+    principlesContext(version.id, result.principles),
     playbook.text ? `Playbook: lessons from earlier sessions, with how often each helped or harmed (weigh them by that):\n${playbook.text}` : "",
   ].filter(Boolean);
   return { principles, additional_context: context.join("\n\n"), version: version.id, keyPoints: playbook.names };

@@ -1,0 +1,105 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import {
+  compareEvals,
+  ConstitutionStore,
+  evalLexical,
+  formatIssue,
+  injectedIds,
+  parseConstitution,
+  replayImpact,
+  type EvalComparison,
+  type EvalReport,
+  type EvalSet,
+  type ParseResult,
+  type ReplayImpact,
+} from "@/lib/constitution";
+import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
+import { CliError } from "../errors";
+import { formatComparison, formatReplay, formatReport } from "./eval-format";
+
+type Options = { dir?: string; eval?: string; against?: string; prompts?: string; json?: boolean };
+
+async function loadValid(dir: string): Promise<Extract<ParseResult, { ok: true }>> {
+  const result = await loadConstitution(dir);
+  if (!result.ok) {
+    for (const issue of result.issues) console.error(formatIssue({ ...issue, file: path.join(path.relative(process.cwd(), dir) || ".", issue.file) }));
+    throw new CliError(`${dir} is not a valid constitution (${result.issues.length} ${result.issues.length === 1 ? "problem" : "problems"}).`);
+  }
+  return result;
+}
+
+/** An eval set from a standalone file (`--eval`): checked against the constitution it will run on. */
+async function evalFile(file: string, dir: string): Promise<EvalSet> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new CliError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  const { files } = await loadConstitution(dir);
+  const result = parseConstitution([...files.filter((f) => !f.path.startsWith("eval/")), { path: `eval/${path.basename(file)}`, text }]);
+  if (!result.ok) {
+    for (const issue of result.issues) console.error(formatIssue(issue.file.startsWith("eval/") ? { ...issue, file } : issue));
+    throw new CliError(`${file} is not a valid eval file for ${dir}.`);
+  }
+  return result.evals;
+}
+
+/** Prompts to replay: one per line, or JSON lines with a "prompt" field. */
+async function promptsFile(file: string): Promise<string[]> {
+  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(`Cannot read ${file}: ${error.code ?? String(error)}.`);
+  });
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      if (!line.startsWith("{")) return line;
+      const prompt = (JSON.parse(line) as { prompt?: unknown }).prompt;
+      if (typeof prompt !== "string") throw new CliError(`${file}: a JSON line has no "prompt" string.`);
+      return prompt;
+    });
+}
+
+export function registerConstitutionEval(constitution: Command): void {
+  constitution
+    .command("eval")
+    .description("Run the constitution's eval set (eval/*.yaml) on the lexical path: recall, hit rate, false injections, traps, size, latency; exit 1 when a threshold is missed")
+    .option("--dir <dir>", "constitution directory", path.relative(process.cwd(), SHIPPED_CONSTITUTION_DIR) || ".")
+    .option("--eval <file>", "use this eval file instead of the directory's eval/*.yaml")
+    .option("--against <dir>", "compare with this constitution directory (the base, e.g. main's): gained and lost hits, new false injections")
+    .option("--prompts <file>", "with --against: also replay these prompts (one per line, or JSON lines with a prompt field)")
+    .option("--json", "print the report as JSON")
+    .action(async (options: Options) => {
+      if (options.prompts && !options.against) throw new CliError("--prompts needs --against: a replay compares two constitutions.", 2);
+      const dir = path.resolve(options.dir ?? SHIPPED_CONSTITUTION_DIR);
+      const draft = await loadValid(dir);
+      const set = options.eval ? await evalFile(path.resolve(options.eval), dir) : draft.evals;
+      if (set.cases.length === 0) throw new CliError(`${dir} has no eval cases: add eval/*.yaml (see docs/evals.md) or pass --eval <file>.`);
+      const store = new ConstitutionStore(draft.constitution);
+      const report = await evalLexical(store, set);
+
+      let comparison: EvalComparison | undefined;
+      let replay: ReplayImpact | undefined;
+      if (options.against) {
+        const base = new ConstitutionStore((await loadValid(path.resolve(options.against))).constitution);
+        comparison = compareEvals(await evalLexical(base, set), report);
+        if (options.prompts) replay = replayImpact(await promptsFile(path.resolve(options.prompts)), injectedIds(base), injectedIds(store));
+      }
+
+      if (options.json) console.log(JSON.stringify({ path: "lexical", dir, ...summary(report), comparison, replay }, null, 2));
+      else {
+        console.log(formatReport(report, `${path.relative(process.cwd(), dir) || "."}, lexical path`));
+        if (comparison) console.log(`\n${formatComparison(comparison, options.against!)}`);
+        if (replay) console.log(`\n${formatReplay(replay)}`);
+      }
+      if (!report.passed) throw new CliError(`missed ${report.thresholds.filter((t) => !t.ok).map((t) => t.name).join(", ")}`);
+    });
+}
+
+function summary(report: EvalReport) {
+  return { passed: report.passed, metrics: report.metrics, thresholds: report.thresholds, failures: report.failures, cases: report.cases };
+}

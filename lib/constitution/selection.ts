@@ -1,0 +1,100 @@
+import { orderByPrecedence, type ResolvedPrinciple } from "./conflict";
+import type { PrincipleMatch } from "./lexical";
+
+/** Why a principle was chosen: its own matched words, and the domain that carried it, if any. */
+export type Why = {
+  /** "prompt": the principle's own text matched well enough; "domain": a detected domain carried a weaker own match. */
+  via: "prompt" | "domain" | "llm";
+  domain: string | null;
+  domain_confidence: number | null;
+  own: number;
+  matched_terms: string[];
+  matched_phrases: string[];
+};
+
+export type Candidate = { principle: ResolvedPrinciple; relevance: number; why: Why };
+
+export type SelectionRules = {
+  /** A principle is chosen when its relevance reaches this. */
+  principle_min_relevance: number;
+  /** Share of a detected domain's confidence that its principles get before their own match (0 = only their own match counts). */
+  domain_carry: number;
+};
+
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/**
+ * Scores the principles in force for a prompt. A core principle's relevance is its own
+ * match: it comes in only when the prompt touches it. A detected domain's principle
+ * gets the better of its own match and the domain's confidence scaled by
+ * `domain_carry + (1 - domain_carry) * own`, so a strong domain carries a principle
+ * the prompt touches weakly, and no principle comes in on the domain alone unless
+ * `domain_carry` reaches the threshold. Only candidates at or above the threshold are returned.
+ */
+export function scoreCandidates(
+  inForce: readonly ResolvedPrinciple[],
+  own: ReadonlyMap<string, PrincipleMatch>,
+  domainConfidence: ReadonlyMap<string, number>,
+  rules: SelectionRules,
+): Candidate[] {
+  return inForce.flatMap((principle) => {
+    const match = own.get(principle.id);
+    const ownScore = match?.confidence ?? 0;
+    const domain = principle.domain;
+    const dom = domain ? (domainConfidence.get(domain) ?? 0) : 0;
+    const carried = dom * (rules.domain_carry + (1 - rules.domain_carry) * ownScore);
+    const relevance = round4(Math.max(ownScore, carried));
+    if (relevance <= 0 || relevance < rules.principle_min_relevance) return [];
+    const viaDomain = carried > ownScore;
+    return [
+      {
+        principle,
+        relevance,
+        why: {
+          via: viaDomain ? "domain" : "prompt",
+          domain: viaDomain ? domain : null,
+          domain_confidence: viaDomain ? dom : null,
+          own: ownScore,
+          matched_terms: match?.matched_terms ?? [],
+          matched_phrases: match?.matched_phrases ?? [],
+        },
+      },
+    ];
+  });
+}
+
+/** The line a principle takes in the injected context (its length is what the budget counts). */
+export function principleLine(p: Pick<ResolvedPrinciple, "id" | "level" | "priority" | "title" | "rule">): string {
+  return `- [${p.level} ${p.priority}] ${p.id} ${p.title}: ${p.rule}`;
+}
+
+/** The text a UserPromptSubmit hook adds to the agent's context for these principles (precedence order). */
+export function principlesContext(version: number, principles: readonly Pick<ResolvedPrinciple, "id" | "level" | "priority" | "title" | "rule">[]): string {
+  if (principles.length === 0) return "";
+  return [
+    `Charter constitution (version ${version}): principles that apply to this request, the prevailing first. Hard constraints are not negotiable.`,
+    ...principles.map(principleLine),
+  ].join("\n");
+}
+
+/**
+ * The candidates to inject: the `topK` most relevant, then, while their lines exceed
+ * `budgetChars`, the least relevant soft principle is dropped; a chosen hard principle
+ * is never dropped for the budget. Returned in precedence order (seed 001).
+ */
+export function choose(candidates: readonly Candidate[], options: { topK: number; budgetChars: number }): { chosen: Candidate[]; dropped_for_budget: string[] } {
+  const byRelevance = [...candidates].sort((a, b) => b.relevance - a.relevance || a.principle.id.localeCompare(b.principle.id)).slice(0, options.topK);
+  const kept = new Set(byRelevance);
+  const dropped: string[] = [];
+  let chars = byRelevance.reduce((n, c) => n + principleLine(c.principle).length + 1, 0);
+  for (const c of [...byRelevance].reverse()) {
+    if (chars <= options.budgetChars) break;
+    if (c.principle.level === "hard") continue;
+    kept.delete(c);
+    dropped.push(c.principle.id);
+    chars -= principleLine(c.principle).length + 1;
+  }
+  const order = orderByPrecedence([...kept].map((c) => c.principle));
+  const byId = new Map([...kept].map((c) => [c.principle.id, c]));
+  return { chosen: order.map((p) => byId.get(p.id)!), dropped_for_budget: dropped };
+}
