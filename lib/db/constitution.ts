@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { allPrinciples } from "@/lib/constitution/overlay";
-import { canonicalFiles, formatIssue, parseConstitution, type Constitution, type ConstitutionFile, type ConstitutionIssue } from "@/lib/constitution";
+import { canonicalFiles, formatIssue, parseConstitution, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
 import { db } from "./client";
 
 export type VersionMeta = { id: number; contentHash: string; authorLabel: string; message: string; parentId: number | null; createdAt: Date };
-export type Version = VersionMeta & { files: ConstitutionFile[]; constitution: Constitution };
+export type Version = VersionMeta & { files: ConstitutionFile[]; constitution: Constitution; evals: EvalSet };
 
 /** A constitution refused on save: `issues` locate every problem. */
 export class ConstitutionInvalidError extends ValidationError {
@@ -36,7 +36,7 @@ function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Versio
   const result = parseConstitution(files);
   // Saved versions were validated; a failure here means the engine's rules changed since.
   if (!result.ok) throw new Error(`Stored constitution version ${row.id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
-  const version = { ...meta(row), files, constitution: result.constitution };
+  const version = { ...meta(row), files, constitution: result.constitution, evals: result.evals };
   parsed.set(row.id, version);
   return version;
 }
@@ -116,7 +116,7 @@ export const constitutionVersions = {
         before: head ? { version: head.versionId } : undefined,
         after: { version: row.id, content_hash: hash, message: input.message },
       });
-      parsed.set(row.id, { ...meta(row), files, constitution: result.constitution });
+      parsed.set(row.id, { ...meta(row), files, constitution: result.constitution, evals: result.evals });
       return meta(row);
     });
   },

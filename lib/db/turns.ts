@@ -141,3 +141,9 @@ export async function overrideScore(input: { turnId: string; principle: Principl
     return totals;
   });
 }
+
+/** The prompts of the latest `limit` turns that had one, newest first (for impact replays). */
+export async function recentPrompts(limit: number): Promise<string[]> {
+  const rows = await db().turn.findMany({ where: { prompt: { not: "" } }, orderBy: { startedAt: "desc" }, take: limit, select: { prompt: true } });
+  return rows.map((r) => r.prompt);
+}

@@ -22,3 +22,21 @@ export const retrieveSchema = z.object({
   domain: domainNameSchema.optional(),
 });
 export type RetrieveInput = z.input<typeof retrieveSchema>;
+
+/** A constitution file an editor may change: core.yaml, an overlay or an eval file. */
+export const constitutionPathSchema = z
+  .string()
+  .regex(/^(core\.yaml|overlays\/[a-z][a-z0-9_]*\.ya?ml|eval\/[A-Za-z0-9_-]+\.ya?ml)$/, "must be core.yaml, overlays/<domain>.yaml or eval/<name>.yaml");
+
+/** How many stored prompts an impact preview replays: by default, and at most. */
+export const DEFAULT_REPLAY = 500;
+export const MAX_REPLAY = 5000;
+
+/** An impact preview: what saving `text` as `path` on top of `baseVersionId` would change. */
+export const previewChangeSchema = z.object({
+  baseVersionId: z.number().int().positive(),
+  path: constitutionPathSchema,
+  text: z.string().max(512 * 1024, "The file is too large (512 KiB at most)."),
+  replay: z.number().int().min(0).max(MAX_REPLAY).optional(),
+});
+export type PreviewChangeInput = z.input<typeof previewChangeSchema>;

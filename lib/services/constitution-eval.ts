@@ -1,0 +1,92 @@
+import {
+  compareEvals,
+  ConstitutionStore,
+  evalLexical,
+  injectedIds,
+  parseConstitution,
+  replayImpact,
+  type ConstitutionFile,
+  type EvalComparison,
+  type EvalReport,
+  type ReplayImpact,
+} from "@/lib/constitution";
+import { ConstitutionInvalidError, constitutionVersions, type Version } from "@/lib/db/constitution";
+import { constitutionEvals, type EvalRun } from "@/lib/db/constitution-evals";
+import { recentPrompts } from "@/lib/db/turns";
+import { ValidationError } from "@/lib/errors";
+import { DEFAULT_REPLAY, MAX_REPLAY } from "@/lib/schemas/constitution";
+
+
+// Stores of stored versions are immutable, so they are built once (index build ~60 ms).
+const stores = new Map<number, ConstitutionStore>();
+
+function storeOf(version: Version): ConstitutionStore {
+  let store = stores.get(version.id);
+  if (!store) {
+    store = new ConstitutionStore(version.constitution);
+    stores.set(version.id, store);
+  }
+  return store;
+}
+
+/** A version's eval run on the lexical path, computed and stored on first request. */
+export async function evalOfVersion(versionId: number): Promise<EvalRun> {
+  const stored = await constitutionEvals.get(versionId, "lexical");
+  if (stored) return stored;
+  const version = await constitutionVersions.get(versionId);
+  return constitutionEvals.put(version.id, "lexical", await evalLexical(storeOf(version), version.evals));
+}
+
+/** The latest `limit` versions with their eval runs, newest first (runs computed where missing). */
+export async function evalHistory(limit = 30): Promise<{ versionId: number; createdAt: Date; message: string; authorLabel: string; current: boolean; run: EvalRun }[]> {
+  const versions = await constitutionVersions.list({ limit });
+  const runs = await constitutionEvals.forVersions(versions.map((v) => v.id), "lexical");
+  const out = [];
+  for (const v of versions) {
+    const run = runs.get(v.id) ?? (await evalOfVersion(v.id));
+    out.push({ versionId: v.id, createdAt: v.createdAt, message: v.message, authorLabel: v.authorLabel, current: v.current, run });
+  }
+  return out;
+}
+
+export type ImpactPreview = {
+  baseVersionId: number;
+  /** The draft's eval set run on the base version and on the draft. */
+  eval: EvalComparison;
+  draft: Pick<EvalReport, "metrics" | "thresholds" | "passed" | "failures">;
+  /** The latest stored prompts replayed under the base version and the draft. */
+  replay: ReplayImpact;
+  ms: number;
+};
+
+/**
+ * What saving `text` as `path` on top of `baseVersionId` would change, before it is
+ * saved: the eval set (the draft's own, so edits to eval files count) on both
+ * versions, and a replay of the latest `replay` stored prompts. Nothing is written.
+ * An invalid draft is refused with every issue, as a save would be.
+ */
+export async function previewChange(input: { baseVersionId: number; path: string; text: string; replay?: number }): Promise<ImpactPreview> {
+  const started = performance.now();
+  const base = await constitutionVersions.get(input.baseVersionId);
+  const files: ConstitutionFile[] = [...base.files.filter((f) => f.path !== input.path && f.path !== twinPath(input.path)), { path: input.path, text: input.text }];
+  const parsed = parseConstitution(files);
+  if (!parsed.ok) throw new ConstitutionInvalidError(parsed.issues);
+  const limit = input.replay ?? DEFAULT_REPLAY;
+  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_REPLAY) throw new ValidationError(`replay must be a whole number from 0 to ${MAX_REPLAY}.`);
+
+  const before = storeOf(base);
+  const after = new ConstitutionStore(parsed.constitution);
+  const [onBase, onDraft, prompts] = await Promise.all([evalLexical(before, parsed.evals), evalLexical(after, parsed.evals), recentPrompts(limit)]);
+  return {
+    baseVersionId: base.id,
+    eval: compareEvals(onBase, onDraft),
+    draft: { metrics: onDraft.metrics, thresholds: onDraft.thresholds, passed: onDraft.passed, failures: onDraft.failures },
+    replay: replayImpact(prompts, injectedIds(before), injectedIds(after)),
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** `overlays/x.yaml` and `overlays/x.yml` name one overlay: a save replaces both. */
+function twinPath(path: string): string {
+  return path.endsWith(".yaml") ? path.replace(/\.yaml$/, ".yml") : path.replace(/\.yml$/, ".yaml");
+}
