@@ -124,7 +124,7 @@ cases:
   });
 
   it("passes when every threshold is met, and compares two runs case by case", async () => {
-    const fixed = { ...answers, "nut free cake": answers["peanut cookie recipe"]!, "what time is it": { domains: [], principles: [], ms: 0.1 } };
+    const fixed: Record<string, Retrieved> = { ...answers, "nut free cake": answers["peanut cookie recipe"]!, "what time is it": { domains: [], principles: [], ms: 0.1 } };
     const before = await runEval(set, (prompt) => answers[prompt]!);
     const after = await runEval(set, (prompt) => fixed[prompt]!);
     expect(after.passed).toBe(true);

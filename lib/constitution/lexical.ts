@@ -21,6 +21,13 @@ export const PRINCIPLE_HALF_SCORE = 4;
 export const NOT_FOR_PENALTY = 0.5;
 /** An everyday word (common-words.ts) counts this much of a specific one. */
 export const COMMON_WORD_WEIGHT = 0.2;
+/**
+ * BM25 rates a word by how few documents hold it, so with a handful of overlays every
+ * word looks common and nothing reaches the absolute floor. Empty background documents
+ * bring each index up to this many, so scores (and the calibrated thresholds) mean the
+ * same on a three-overlay constitution as on the shipped twenty.
+ */
+export const MIN_INDEXED = { domains: 20, principles: 80 } as const;
 /** A multi-word keyword found whole in the prompt adds this much score per word it has. */
 export const PHRASE_BONUS = { domain: 3, principle: 2 } as const;
 
@@ -79,11 +86,11 @@ export class LexicalIndex {
         principle_keywords: ps.flatMap((p) => p.keywords).join(" . "),
       });
     }
-    this.domains.addAll(domainDocs);
+    this.domains.addAll([...domainDocs, ...background(MIN_INDEXED.domains - domainDocs.length, DOMAIN_FIELD_WEIGHTS)]);
     const principles = allPrinciples(constitution);
     for (const p of principles) this.principlePhrases.set(p.id, phrasesOf(p.keywords));
-    this.principles.addAll(
-      principles.map((p) => ({
+    this.principles.addAll([
+      ...principles.map((p) => ({
         id: p.id,
         title: p.title,
         keywords: p.keywords.join(" . "),
@@ -91,7 +98,8 @@ export class LexicalIndex {
         allow: p.examples_allow.join(" . "),
         rule: p.rule,
       })),
-    );
+      ...background(MIN_INDEXED.principles - principles.length, PRINCIPLE_FIELD_WEIGHTS),
+    ]);
   }
 
   /**
@@ -152,3 +160,9 @@ export class LexicalIndex {
 }
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/** `count` empty documents (ids no principle or domain can have) that only raise the document count. */
+function background<F extends string>(count: number, fields: Record<F, number>): ({ id: string } & Record<F, string>)[] {
+  const empty = Object.fromEntries(Object.keys(fields).map((f) => [f, ""])) as Record<F, string>;
+  return Array.from({ length: Math.max(0, count) }, (_, i) => ({ id: ` background ${i}`, ...empty }));
+}

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { allPrinciples } from "./overlay";
 import { parseConstitution } from "./parse";
+import { evalLexical } from "./eval-store";
+import { EVAL_DIR } from "./eval-schema";
 import { CORE_FILE, formatIssue } from "./schema";
+import { ConstitutionStore } from "./store";
 import { LEVEL_BANDS, SEED_DOMAINS, SEED_HARD_CONSTRAINTS, SEED_MEDICAL_OVERLAY, SEED_SOFT_NORMS } from "./seed";
 
 const loaded = await loadConstitution(SHIPPED_CONSTITUTION_DIR);
@@ -14,7 +17,7 @@ describe("the shipped constitution", () => {
     const result = parseConstitution(loaded.files);
     expect(result.ok ? [] : result.issues.map(formatIssue)).toEqual([]);
     expect(loaded.files.map((f) => f.path)).toContain(CORE_FILE);
-    expect(loaded.files).toHaveLength(1 + SEED_DOMAINS.length);
+    expect(loaded.files.filter((f) => !f.path.startsWith(`${EVAL_DIR}/`))).toHaveLength(1 + SEED_DOMAINS.length);
   });
 
   it.each(SEED_HARD_CONSTRAINTS)("has the hard constraint $id ($title, $priority)", ({ id, title, priority }) => {
@@ -55,5 +58,26 @@ describe("the shipped constitution", () => {
     it.each(SEED_MEDICAL_OVERLAY.additional_principles)("has $id as in the seed", (seeded) => {
       expect(medical.additional_principles.find((p) => p.id === seeded.id)).toMatchObject({ ...seeded, domain: SEED_MEDICAL_OVERLAY.domain });
     });
+  });
+});
+
+describe("the shipped eval set (issue #10's goals)", () => {
+  const { cases, thresholds } = loaded.evals;
+
+  it("has the goals as its thresholds", () => {
+    expect(thresholds).toEqual({ domain_recall_at_1: 0.8, domain_recall_at_3: 0.95, principle_hit_rate: 0.95, false_injection_rate: 0.02, trap_rate: 0, mean_principles: 5 });
+  });
+
+  it("has at least 250 prompts, 80 of them where no overlay applies, and expects every shipped principle somewhere", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(250);
+    expect(cases.filter((c) => c.domains.length === 0).length).toBeGreaterThanOrEqual(80);
+    const expected = new Set(cases.flatMap((c) => c.expect));
+    expect(allPrinciples(shipped).map((p) => p.id).filter((id) => !expected.has(id))).toEqual([]);
+  });
+
+  it("meets every threshold on the lexical path", async () => {
+    const report = await evalLexical(new ConstitutionStore(shipped), loaded.evals);
+    const missed = report.thresholds.filter((t) => !t.ok);
+    expect(missed.map((t) => `${t.name}: ${t.value}`)).toEqual([]);
   });
 });
