@@ -1,12 +1,10 @@
 /**
  * Lexical retrieval latency (p50, p99) on the shipped constitution and on one ten
  * times larger, as a ratio to a plain linear scan of the same texts measured in the
- * same run. Run: npx tsx bench/retrieval.ts
+ * same run; then the impact preview (the eval set on two versions and a replay of 500
+ * prompts) against the linear scan of the same prompts. Run: npx tsx bench/retrieval.ts
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import YAML from "yaml";
-import { ConstitutionStore, type Constitution, type Overlay } from "@/lib/constitution";
+import { ConstitutionStore, evalLexical, injectedIds, replayImpact, type Constitution, type Overlay } from "@/lib/constitution";
 import { allPrinciples } from "@/lib/constitution/overlay";
 import { tokenize } from "@/lib/constitution/text";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
@@ -62,7 +60,7 @@ async function time(label: string, prompts: string[], run: (prompt: string) => P
 
 const loaded = await loadConstitution(SHIPPED_CONSTITUTION_DIR);
 if (!loaded.ok) throw new Error("the shipped constitution is invalid");
-const prompts = (YAML.parse(readFileSync(path.join(SHIPPED_CONSTITUTION_DIR, "eval", "prompts.yaml"), "utf8")) as { prompt: string }[]).map((p) => p.prompt);
+const prompts = loaded.evals.cases.map((c) => c.prompt);
 
 console.log(`lexical retrieval, ${prompts.length} prompts x ${ROUNDS} rounds (ms per prompt)`);
 for (const [name, constitution] of [["shipped", loaded.constitution], ["10x", scaled(loaded.constitution, 10)]] as const) {
@@ -79,3 +77,18 @@ for (const [name, constitution] of [["shipped", loaded.constitution], ["10x", sc
       `ratio bm25/scan p50 ${(bm25.p50 / scan.p50).toFixed(2)} p99 ${(bm25.p99 / scan.p99).toFixed(2)}`,
   );
 }
+
+// The impact preview: build the draft's index, run the eval set on both versions, replay 500 prompts.
+const REPLAYED = 500;
+const replayed = Array.from({ length: REPLAYED }, (_, i) => `${prompts[i % prompts.length]!}${i >= prompts.length ? ` (${i})` : ""}`);
+const base = new ConstitutionStore(loaded.constitution);
+const previewStarted = performance.now();
+const draft = new ConstitutionStore(loaded.constitution);
+await evalLexical(base, loaded.evals);
+await evalLexical(draft, loaded.evals);
+const impact = replayImpact(replayed, injectedIds(base), injectedIds(draft));
+const previewMs = performance.now() - previewStarted;
+const scanStarted = performance.now();
+for (const p of [...replayed, ...prompts, ...prompts]) for (let i = 0; i < 2; i++) linearScan(loaded.constitution, p);
+const scanMs = performance.now() - scanStarted;
+console.log(`impact preview: ${loaded.evals.cases.length} eval cases on two versions + ${impact.prompts} replayed prompts in ${previewMs.toFixed(0)} ms; linear scan of the same prompts ${scanMs.toFixed(0)} ms; ratio ${(previewMs / scanMs).toFixed(2)}`);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Command } from "commander";
-import { formatIssue, getConstitution, UnknownDomainError, type ResolvedPrinciple } from "@/lib/constitution";
+import { EVAL_DIR, formatIssue, getConstitution, UnknownDomainError, type ResolvedPrinciple } from "@/lib/constitution";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR, writeConstitution } from "@/lib/files/constitution";
 import { CliError } from "../errors";
 import { registerConstitutionEval } from "./constitution-eval";
@@ -63,7 +63,7 @@ export function registerConstitution(program: Command): void {
     .option("--version <n>", "export this stored version")
     .action(async (dir: string, options: { version?: string }) => {
       const source = await constitutionSource(options);
-      const written = await writeConstitution(path.resolve(dir), source.constitution);
+      const written = await writeConstitution(path.resolve(dir), source.constitution, source.files.filter((f) => f.path.startsWith(`${EVAL_DIR}/`)));
       console.log(`wrote ${written.length} files of ${source.label} to ${path.resolve(dir)}`);
     });
 
@@ -99,7 +99,7 @@ async function constitutionSource(options: { dir?: string; version?: string }) {
   if (options.dir) {
     const result = await loadConstitution(path.resolve(options.dir));
     if (!result.ok) throw new CliError(`${options.dir} is not a valid constitution: run \`charter constitution validate ${options.dir}\`.`);
-    return { constitution: result.constitution, label: `directory ${options.dir}` };
+    return { constitution: result.constitution, files: result.files, label: `directory ${options.dir}` };
   }
   return withDatabase(async () => {
     const { constitutionVersions } = await import("@/lib/db/constitution");
@@ -107,6 +107,6 @@ async function constitutionSource(options: { dir?: string; version?: string }) {
     await ensureConstitution();
     const version = versionId ? await constitutionVersions.get(versionId) : await constitutionVersions.current();
     if (!version) throw new CliError("No constitution is stored yet.");
-    return { constitution: version.constitution, label: `version ${version.id}` };
+    return { constitution: version.constitution, files: version.files, label: `version ${version.id}` };
   });
 }

@@ -29,6 +29,12 @@ export const constitutionStoreConfigSchema = z.strictObject({
   domain_carry: z.number().min(0).max(1).default(0.5),
   /** The most principles retrieved per prompt, unless a call says otherwise (a cap, not a quota). */
   top_k: z.number().int().min(1).max(200).default(10),
+  /** Semantic step (when embeddings are configured): cosine similarity that counts as no evidence ... */
+  semantic_floor: z.number().min(-1).max(1).default(0.3),
+  /** ... and similarity that counts as full evidence (linear between). Calibrate with `charter constitution eval --semantic`. */
+  semantic_ceiling: z.number().min(-1).max(1).default(0.6),
+  /** How much the semantic step's evidence counts next to the lexical one (0 = not at all). */
+  semantic_weight: z.number().min(0).max(1).default(0.8),
   /** Characters of principle lines injected per prompt; the least relevant soft principles are dropped first, never a hard one. */
   context_budget_chars: z.number().int().min(200).max(100_000).default(2400),
   prefilter_model: z.string().min(1).default("gpt-4o-mini"),

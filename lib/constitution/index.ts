@@ -16,3 +16,4 @@ export * from "./selection";
 export * from "./eval";
 export * from "./impact";
 export * from "./eval-store";
+export * from "./hybrid";

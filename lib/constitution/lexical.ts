@@ -5,9 +5,18 @@ import { COMMON_STEMS } from "./common-words";
 import { normalizeTerm, splitNotFor, stemSequence, stems, tokenize } from "./text";
 
 /** A detected domain with its confidence (0..1) and why. */
-export type DomainHit = { domain: string; confidence: number; score: number; matched_terms: string[]; matched_phrases: string[]; penalized_by: string[] };
-/** How well a principle's own text matches a prompt (0..1), and on which terms. */
-export type PrincipleMatch = { confidence: number; matched_terms: string[]; matched_phrases: string[] };
+export type DomainHit = {
+  domain: string;
+  confidence: number;
+  score: number;
+  matched_terms: string[];
+  matched_phrases: string[];
+  penalized_by: string[];
+  /** The semantic step's confidence, when it ran (hybrid.ts). */
+  semantic?: number;
+};
+/** How well a principle's own text matches a prompt (0..1), and on which terms; `semantic` when the semantic step ran. */
+export type PrincipleMatch = { confidence: number; matched_terms: string[]; matched_phrases: string[]; semantic?: number };
 
 /** BM25 settings measured best for domain detection (retrieval.md: k1 = 2, b = 0). */
 export const DOMAIN_BM25 = { k: 2, b: 0, d: 0.5 } as const;

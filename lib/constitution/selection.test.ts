@@ -36,7 +36,7 @@ describe("scoreCandidates", () => {
 
   it("says which terms matched", () => {
     const [scored] = scoreCandidates([core], new Map([[core.id, match(0.7, ["bomb", "pipe"])]]), new Map(), RULES);
-    expect(scored!.why).toEqual({ via: "prompt", domain: null, domain_confidence: null, own: 0.7, matched_terms: ["bomb", "pipe"], matched_phrases: [] });
+    expect(scored!.why).toEqual({ via: "prompt", domain: null, domain_confidence: null, own: 0.7, matched_terms: ["bomb", "pipe"], matched_phrases: [], semantic: null });
   });
 });
 
@@ -44,7 +44,7 @@ describe("choose", () => {
   const candidate = (id: string, level: "hard" | "soft", priority: number, relevance: number, rule = "r".repeat(70)) => ({
     principle: principle(id, level, priority, null, rule),
     relevance,
-    why: { via: "prompt" as const, domain: null, domain_confidence: null, own: relevance, matched_terms: [], matched_phrases: [] },
+    why: { via: "prompt" as const, domain: null, domain_confidence: null, own: relevance, matched_terms: [], matched_phrases: [], semantic: null },
   });
 
   it("returns the chosen in precedence order, not relevance order", () => {

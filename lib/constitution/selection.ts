@@ -10,6 +10,8 @@ export type Why = {
   own: number;
   matched_terms: string[];
   matched_phrases: string[];
+  /** The semantic step's confidence for this principle, when it ran. */
+  semantic: number | null;
 };
 
 export type Candidate = { principle: ResolvedPrinciple; relevance: number; why: Why };
@@ -57,6 +59,7 @@ export function scoreCandidates(
           own: ownScore,
           matched_terms: match?.matched_terms ?? [],
           matched_phrases: match?.matched_phrases ?? [],
+          semantic: match?.semantic ?? null,
         },
       },
     ];

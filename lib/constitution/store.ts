@@ -8,6 +8,7 @@ import { getConstitution } from "./overlay";
 import { PrefilterCache, type OrchestrationEvent, type RequestContext } from "./prefilter-cache";
 import type { Constitution } from "./schema";
 import { choose, principleLine, scoreCandidates, type Candidate, type Why } from "./selection";
+import { fuseDomains, fusePrinciples, type SemanticCalibration, type SemanticSimilarities } from "./hybrid";
 
 export type DetectedDomain = { domain: string; confidence: number; source: "lexical" | "llm" };
 export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "rule" | "level" | "priority" | "domain"> & {
@@ -18,10 +19,11 @@ export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "rule"
   /** Characters its line takes in the injected context. */
   chars: number;
 };
-export type Fallback = { stage: "prefilter" | "domain_agent"; domain?: string; reason: string };
+export type Fallback = { stage: "prefilter" | "domain_agent" | "embeddings"; domain?: string; reason: string };
 
 export type DebugInfo = {
-  path: "lexical" | "llm";
+  /** "hybrid": lexical with the semantic step; "lexical" also when the semantic step failed (see fallbacks). */
+  path: "lexical" | "hybrid" | "llm";
   prefilter_cache_status: "hit" | "miss" | "disabled";
   domains_considered: string[];
   lexical_domains: DomainHit[];
@@ -37,7 +39,10 @@ export type DebugInfo = {
 
 export type Retrieval = { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; debug: DebugInfo };
 
-type Deps = { llm?: LlmPort; onEvent?: (event: OrchestrationEvent) => void; now?: () => number };
+/** The semantic step: the prompt's cosine similarity to each domain and principle (throws when the endpoint fails). */
+export type SemanticPort = { similarities(prompt: string, ctx: RequestContext): Promise<SemanticSimilarities> };
+
+type Deps = { llm?: LlmPort; semantic?: SemanticPort; onEvent?: (event: OrchestrationEvent) => void; now?: () => number };
 
 const CORE_AGENT = "core";
 const round = (ms: number) => Math.round(ms * 100) / 100;
@@ -121,8 +126,16 @@ export class ConstitutionStore {
     const ctx = { runId: options.runId, requestId: options.requestId };
     const fallbacks: Fallback[] = [];
     const calls = { prefilter: 0, domain_agent: 0 };
-    const path = this.usesLlm ? "llm" : "lexical";
-    const { candidates, lexicalDomains } = this.lexicalDomains(prompt);
+    let sims: SemanticSimilarities | undefined;
+    if (!this.usesLlm && this.deps.semantic) {
+      try {
+        sims = await this.deps.semantic.similarities(prompt, ctx);
+      } catch (error) {
+        fallbacks.push({ stage: "embeddings", reason: `${reasonOf(error)}: used the lexical path alone` });
+      }
+    }
+    const path = this.usesLlm ? "llm" : sims ? "hybrid" : "lexical";
+    const { candidates, lexicalDomains } = this.lexicalDomains(prompt, sims);
 
     let cacheStatus: DebugInfo["prefilter_cache_status"] = "disabled";
     let domains: DetectedDomain[];
@@ -145,7 +158,7 @@ export class ConstitutionStore {
     let dropped: string[] = [];
     if (!options.domainsOnly) {
       const inForce = getConstitution(this.constitution, domains.map((d) => d.domain));
-      const picked = this.usesLlm ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls) : this.lexicalPick(prompt, inForce, domains);
+      const picked = this.usesLlm ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls) : this.lexicalPick(prompt, inForce, domains, sims);
       ({ principles, dropped } = this.finish(picked, options.topK));
     }
     const finished = this.now();
@@ -171,19 +184,27 @@ export class ConstitutionStore {
    * Lexical retrieval, synchronously, with no cache, LLM or debug record: what evals
    * and replays measure. Gives the same domains and principles as the lexical path.
    */
-  retrieveLexical(prompt: string, options: { topK?: number } = {}): { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; dropped: string[] } {
+  retrieveLexical(prompt: string, options: { topK?: number; semantic?: SemanticSimilarities } = {}): { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; dropped: string[] } {
     const domains = this.config.use_domain_prefilter
-      ? this.lexicalDomains(prompt).lexicalDomains.map((d) => ({ domain: d.domain, confidence: d.confidence, source: "lexical" as const }))
+      ? this.lexicalDomains(prompt, options.semantic).lexicalDomains.map((d) => ({ domain: d.domain, confidence: d.confidence, source: "lexical" as const }))
       : [];
     const inForce = getConstitution(this.constitution, domains.map((d) => d.domain));
-    return { domains, ...this.finish(this.lexicalPick(prompt, inForce, domains), options.topK) };
+    return { domains, ...this.finish(this.lexicalPick(prompt, inForce, domains, options.semantic), options.topK) };
   }
 
-  /** All lexically ranked domains (the LLM prefilter's candidates) and those that pass the floor and cutoff. */
-  private lexicalDomains(prompt: string): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
-    const candidates = this.index.detectDomains(prompt, { max: this.config.prefilter_candidates, minConfidence: 0 });
-    const floor = (candidates[0]?.score ?? 0) * this.config.lexical_relative_cutoff;
-    const lexicalDomains = candidates.filter((d) => d.confidence >= this.config.lexical_min_confidence && d.score >= floor).slice(0, this.config.max_prefilter_domains);
+  private get calibration(): SemanticCalibration {
+    return { floor: this.config.semantic_floor, ceiling: this.config.semantic_ceiling, weight: this.config.semantic_weight };
+  }
+
+  /**
+   * All ranked domains (the LLM prefilter's candidates) and those that pass the absolute
+   * floor and the cutoff relative to the best one; with `sims`, the semantic step's evidence is folded in.
+   */
+  private lexicalDomains(prompt: string, sims?: SemanticSimilarities): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
+    const lexical = this.index.detectDomains(prompt, { max: sims ? Number.MAX_SAFE_INTEGER : this.config.prefilter_candidates, minConfidence: 0 });
+    const candidates = sims ? fuseDomains(lexical, sims, this.calibration).slice(0, this.config.prefilter_candidates) : lexical;
+    const floor = (candidates[0]?.confidence ?? 0) * this.config.lexical_relative_cutoff;
+    const lexicalDomains = candidates.filter((d) => d.confidence >= this.config.lexical_min_confidence && d.confidence >= floor).slice(0, this.config.max_prefilter_domains);
     return { candidates, lexicalDomains };
   }
 
@@ -243,9 +264,11 @@ export class ConstitutionStore {
     }
   }
 
-  private lexicalPick(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[]): Candidate[] {
+  private lexicalPick(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[], sims?: SemanticSimilarities): Candidate[] {
     const rules = { principle_min_relevance: this.config.principle_min_relevance, domain_carry: this.config.domain_carry };
-    return scoreCandidates(inForce, this.index.principleScores(prompt), new Map(domains.map((d) => [d.domain, d.confidence])), rules);
+    const lexical = this.index.principleScores(prompt);
+    const own = sims ? fusePrinciples(lexical, sims, this.calibration) : lexical;
+    return scoreCandidates(inForce, own, new Map(domains.map((d) => [d.domain, d.confidence])), rules);
   }
 
   /** One agent for the core principles and one per detected domain, at most `max_parallel_agents` at a time. */
@@ -281,7 +304,7 @@ export class ConstitutionStore {
             .map((r) => ({
               principle: byId.get(r.id)!,
               relevance: r.confidence,
-              why: { via: "llm" as const, domain: group.name === CORE_AGENT ? null : group.name, domain_confidence: null, own: r.confidence, matched_terms: [], matched_phrases: [] },
+              why: { via: "llm" as const, domain: group.name === CORE_AGENT ? null : group.name, domain_confidence: null, own: r.confidence, matched_terms: [], matched_phrases: [], semantic: null },
             }));
         } catch (error) {
           return fallback(reasonOf(error));

@@ -38,10 +38,11 @@ export async function loadConstitution(dir: string): Promise<ParseResult & { fil
   return { ...parseConstitution(files), files };
 }
 
-/** Writes a constitution to a directory as YAML files that validate and round-trip. */
-export async function writeConstitution(dir: string, constitution: Constitution): Promise<string[]> {
-  const files = serializeConstitution(constitution);
+/** Writes a constitution to a directory as YAML files that validate and round-trip, with its eval files as they are. */
+export async function writeConstitution(dir: string, constitution: Constitution, evalFiles: readonly ConstitutionFile[] = []): Promise<string[]> {
+  const files = [...serializeConstitution(constitution), ...evalFiles];
   await mkdir(path.join(dir, OVERLAYS_DIR), { recursive: true });
+  if (evalFiles.length) await mkdir(path.join(dir, EVAL_DIR), { recursive: true });
   for (const file of files) await writeFile(path.join(dir, file.path), file.text);
   return files.map((f) => f.path);
 }
