@@ -37,6 +37,12 @@ export const COMMON_WORD_WEIGHT = 0.2;
  * same on a three-overlay constitution as on the shipped twenty.
  */
 export const MIN_INDEXED = { domains: 20, principles: 80 } as const;
+/**
+ * A match needs evidence: a keyword or keyword phrase of its own, or two specific
+ * (non-everyday) words. A match on less, one word from its examples say, keeps only
+ * this share of its score, which ranks it for the LLM prefilter but keeps it under the floor.
+ */
+export const WEAK_EVIDENCE = 0.25;
 /** A multi-word keyword found whole in the prompt adds this much score per word it has. */
 export const PHRASE_BONUS = { domain: 3, principle: 2 } as const;
 
@@ -45,6 +51,14 @@ type PrincipleDoc = { id: string } & Record<keyof typeof PRINCIPLE_FIELD_WEIGHTS
 
 const boostTerm = (term: string) => (COMMON_STEMS.has(term) ? COMMON_WORD_WEIGHT : 1);
 const searchOptions = { processTerm: normalizeTerm, tokenize, combineWith: "OR" as const, prefix: false, fuzzy: false, boostTerm };
+
+/**
+ * The one-word keywords, as indexed text. A multi-word keyword counts only whole
+ * (phrasesOf): its words alone ("short" of "short story") say little.
+ */
+function singleWords(keywords: readonly string[]): string {
+  return keywords.filter((k) => stemSequence(k).length === 1).join(" . ");
+}
 
 /** The multi-word keywords of a document as stem sequences (single words are BM25's job). */
 function phrasesOf(keywords: readonly string[]): { text: string; stems: string[] }[] {
@@ -87,12 +101,12 @@ export class LexicalIndex {
       const ps = overlay.additional_principles;
       domainDocs.push({
         id: overlay.domain,
-        keywords: overlay.keywords.join(" . "),
+        keywords: singleWords(overlay.keywords),
         description: covers,
         titles: ps.map((p) => p.title).join(" . "),
         deny: ps.flatMap((p) => p.examples_deny).join(" . "),
         allow: ps.flatMap((p) => p.examples_allow).join(" . "),
-        principle_keywords: ps.flatMap((p) => p.keywords).join(" . "),
+        principle_keywords: singleWords(ps.flatMap((p) => p.keywords)),
       });
     }
     this.domains.addAll([...domainDocs, ...background(MIN_INDEXED.domains - domainDocs.length, DOMAIN_FIELD_WEIGHTS)]);
@@ -102,7 +116,7 @@ export class LexicalIndex {
       ...principles.map((p) => ({
         id: p.id,
         title: p.title,
-        keywords: p.keywords.join(" . "),
+        keywords: singleWords(p.keywords),
         deny: p.examples_deny.join(" . "),
         allow: p.examples_allow.join(" . "),
         rule: p.rule,
@@ -118,8 +132,8 @@ export class LexicalIndex {
   detectDomains(prompt: string, options: { max: number; minConfidence: number; relativeCutoff?: number }): DomainHit[] {
     const promptStems = stems(prompt);
     const sequence = stemSequence(prompt);
-    const found = new Map<string, { score: number; terms: string[] }>();
-    for (const r of this.domains.search(prompt, { boost: DOMAIN_FIELD_WEIGHTS, bm25: DOMAIN_BM25 })) found.set(String(r.id), { score: r.score, terms: r.terms });
+    const found = new Map<string, { score: number; terms: string[]; match: Record<string, string[]> }>();
+    for (const r of this.domains.search(prompt, { boost: DOMAIN_FIELD_WEIGHTS, bm25: DOMAIN_BM25 })) found.set(String(r.id), r as typeof r & { terms: string[] });
     const hits: DomainHit[] = [];
     for (const domain of this.knownDomains()) {
       const phrases = phrasesIn(sequence, this.domainPhrases.get(domain) ?? []);
@@ -127,7 +141,8 @@ export class LexicalIndex {
       if (!bm25 && phrases.length === 0) continue;
       const penalizedBy = [...(this.notFor.get(domain) ?? [])].filter((s) => promptStems.has(s));
       const raw = (bm25?.score ?? 0) + phrases.reduce((n, p) => n + PHRASE_BONUS.domain * p.stems.length, 0);
-      const score = raw * NOT_FOR_PENALTY ** Math.min(penalizedBy.length, 2);
+      const evidence = hasEvidence(bm25?.match ?? {}, phrases.length, ["keywords"]) ? 1 : WEAK_EVIDENCE;
+      const score = raw * evidence * NOT_FOR_PENALTY ** Math.min(penalizedBy.length, 2);
       hits.push({
         domain,
         score: round4(score),
@@ -154,7 +169,8 @@ export class LexicalIndex {
       const found = phrasesIn(sequence, phrases);
       const r = bm25.get(id);
       if (!r && found.length === 0) continue;
-      const score = (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
+      const raw = (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
+      const score = raw * (hasEvidence(r?.match ?? {}, found.length, ["keywords", "title"]) ? 1 : WEAK_EVIDENCE);
       out.set(id, { confidence: confidence(score, PRINCIPLE_HALF_SCORE), matched_terms: [...(r?.terms ?? [])].sort(), matched_phrases: found.map((p) => p.text) });
     }
     return out;
@@ -169,6 +185,13 @@ export class LexicalIndex {
 }
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/** Whether a match rests on a phrase, a non-everyday word in one of `strong` fields, or two non-everyday words anywhere. */
+function hasEvidence(match: Record<string, string[]>, phrases: number, strong: readonly string[]): boolean {
+  if (phrases > 0) return true;
+  const specific = Object.entries(match).filter(([term]) => !COMMON_STEMS.has(term));
+  return specific.length >= 2 || specific.some(([, fields]) => fields.some((f) => strong.includes(f)));
+}
 
 /** `count` empty documents (ids no principle or domain can have) that only raise the document count. */
 function background<F extends string>(count: number, fields: Record<F, number>): ({ id: string } & Record<F, string>)[] {
