@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { baseUrl, databaseTarget, EnvError, parseEnv } from "./env";
+import { baseUrl, databaseTarget, embeddingSettings, EnvError, parseEnv } from "./env";
 
 describe("parseEnv", () => {
   it("gives a zero-config environment: embedded database in .charter", () => {
@@ -39,5 +39,29 @@ describe("parseEnv", () => {
 
   it("trims a trailing slash from the base URL", () => {
     expect(baseUrl(parseEnv({ BETTER_AUTH_URL: "https://charter.example.com/" }))).toBe("https://charter.example.com");
+  });
+
+  it.each([
+    ["nothing is configured", {}],
+    ["only the model is set", { CHARTER_EMBEDDING_MODEL: "text-embedding-3-small" }],
+    ["an endpoint but no model", { OPENAI_API_KEY: "sk-test" }],
+    ["a blank model", { OPENAI_API_KEY: "sk-test", CHARTER_EMBEDDING_MODEL: "  " }],
+  ])("has no embedding settings when %s", (_label, vars) => {
+    expect(embeddingSettings(parseEnv(vars))).toBeNull();
+  });
+
+  it("embeds on the LLM's endpoint and key with its timeout", () => {
+    expect(embeddingSettings(parseEnv({ OPENAI_API_KEY: "sk-test", CHARTER_EMBEDDING_MODEL: " text-embedding-3-small ", CHARTER_LLM_TIMEOUT_MS: "2000" }))).toEqual({
+      baseURL: undefined,
+      apiKey: "sk-test",
+      model: "text-embedding-3-small",
+      timeoutMs: 2000,
+    });
+    expect(embeddingSettings(parseEnv({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", CHARTER_EMBEDDING_MODEL: "nomic-embed-text" }))).toEqual({
+      baseURL: "http://127.0.0.1:11434/v1",
+      apiKey: "not-needed",
+      model: "nomic-embed-text",
+      timeoutMs: 15_000,
+    });
   });
 });

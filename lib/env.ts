@@ -54,6 +54,7 @@ export const envSchema = z.object({
   OPENAI_BASE_URL: optionalText.pipe(z.url().optional()).describe("Base URL of an OpenAI-compatible endpoint."),
   CHARTER_LLM_MODEL: z.string().trim().min(1).default("gpt-4o-mini").describe("Model for the retrieval prefilter and domain agents."),
   CHARTER_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000).describe("Each LLM call is abandoned after this long."),
+  CHARTER_EMBEDDING_MODEL: optionalText.describe("Embedding model on the same endpoint; set, retrieval adds the semantic step (embeddings of the constitution are computed once and stored)."),
   CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS: z.coerce
     .number({ error: "must be a whole number" })
     .int("must be a whole number")
@@ -117,6 +118,13 @@ export function llmSettings(e: Env = env()): { baseURL?: string; apiKey: string;
   if (!e.OPENAI_API_KEY && !e.OPENAI_BASE_URL) return null;
   // Local OpenAI-compatible servers often need no key; the SDK still wants a string.
   return { baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY ?? "not-needed", model: e.CHARTER_LLM_MODEL, timeoutMs: e.CHARTER_LLM_TIMEOUT_MS };
+}
+
+/** The embedding model on the LLM's endpoint, when both are configured: the semantic step of retrieval is optional. */
+export function embeddingSettings(e: Env = env()): { baseURL?: string; apiKey: string; model: string; timeoutMs: number } | null {
+  const llm = llmSettings(e);
+  if (!llm || !e.CHARTER_EMBEDDING_MODEL) return null;
+  return { ...llm, model: e.CHARTER_EMBEDDING_MODEL };
 }
 
 /** The dashboard's base URL (sign-in links are built on it). */

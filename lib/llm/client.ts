@@ -20,7 +20,8 @@ type Pooled = { client: OpenAI; created: number; reused: number };
 /** Process-wide: endpoint key (baseURL + sha256 of the API key) → component → client. */
 const pool = new Map<string, Map<string, Pooled>>();
 
-function sha256(text: string): string {
+/** sha256 hex of a text. */
+export function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
@@ -30,7 +31,7 @@ export function promptHash(messages: ChatMessage[]): string {
 }
 
 /** Calls into a sink must never break a model call, so whatever the sink throws is dropped here. */
-function quietly(report: () => void): void {
+export function quietly(report: () => void): void {
   try {
     report();
   } catch {
@@ -47,7 +48,8 @@ function causeCode(error: unknown): string | undefined {
   return code;
 }
 
-function toLlmError(error: unknown, timeoutMs: number, deadlinePassed: boolean): LlmTimeoutError | LlmCallError {
+/** Any failure of a call as the port's errors: LlmTimeoutError once the deadline passed, else LlmCallError (with the HTTP status if any). */
+export function toLlmError(error: unknown, timeoutMs: number, deadlinePassed: boolean): LlmTimeoutError | LlmCallError {
   if (error instanceof LlmCallError) return error;
   if (deadlinePassed || error instanceof APIConnectionTimeoutError) return new LlmTimeoutError(timeoutMs);
   if (error instanceof APIError) {
@@ -57,25 +59,31 @@ function toLlmError(error: unknown, timeoutMs: number, deadlinePassed: boolean):
   return new LlmCallError(error instanceof Error ? error.message : String(error));
 }
 
+const endpointKeyOf = (baseURL: string, apiKey: string) => `${baseURL}\n${sha256(apiKey)}`;
+
+/** The shared OpenAI client of one component on one endpoint and key, made on first use. */
+export function pooledClient(endpoint: { baseURL?: string; apiKey: string; maxRetries?: number }, component: string): OpenAI {
+  const baseURL = endpoint.baseURL ?? OPENAI_BASE_URL;
+  const endpointKey = endpointKeyOf(baseURL, endpoint.apiKey);
+  const clients = pool.get(endpointKey) ?? new Map<string, Pooled>();
+  pool.set(endpointKey, clients);
+  const pooled = clients.get(component);
+  if (pooled) {
+    pooled.reused++;
+    return pooled.client;
+  }
+  const client = new OpenAI({ apiKey: endpoint.apiKey, baseURL, organization: null, project: null, maxRetries: endpoint.maxRetries ?? 0 });
+  clients.set(component, { client, created: 1, reused: 0 });
+  return client;
+}
+
 /** An LlmPort on the openai SDK: json asks for a json_object reply, timeouts reject with LlmTimeoutError, everything else with LlmCallError. */
 export function createLlmClient(config: LlmClientConfig): LlmPort {
   const baseURL = config.baseURL ?? OPENAI_BASE_URL;
   const maxRetries = config.maxRetries ?? 0;
-  const endpointKey = `${baseURL}\n${sha256(config.apiKey)}`;
+  const endpointKey = endpointKeyOf(baseURL, config.apiKey);
   const sink = config.log;
-
-  function clientFor(component: string): OpenAI {
-    const clients = pool.get(endpointKey) ?? new Map<string, Pooled>();
-    pool.set(endpointKey, clients);
-    const pooled = clients.get(component);
-    if (pooled) {
-      pooled.reused++;
-      return pooled.client;
-    }
-    const client = new OpenAI({ apiKey: config.apiKey, baseURL, organization: null, project: null, maxRetries });
-    clients.set(component, { client, created: 1, reused: 0 });
-    return client;
-  }
+  const clientFor = (component: string) => pooledClient({ baseURL, apiKey: config.apiKey, maxRetries }, component);
 
   async function complete(request: LlmRequest): Promise<LlmResponse> {
     const { component, model, messages, json, timeoutMs, runId, requestId } = request;

@@ -2,21 +2,17 @@ import { randomUUID } from "node:crypto";
 import { ConstitutionStore, UnknownDomainError, type Retrieval } from "@/lib/constitution";
 import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
 import { db } from "@/lib/db/client";
-import { DbCallLog } from "@/lib/db/llm-log";
 import { env, llmSettings } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { createLlmClient } from "@/lib/llm/client";
 import { log } from "@/lib/log";
 import { UnavailableError, ValidationError } from "@/lib/errors";
+import { callLog } from "./call-log";
+
+export { callLog };
 
 type Cached = { versionId: number; store: ConstitutionStore };
-const globalStore = globalThis as unknown as { __charterStore?: Cached; __charterCallLog?: DbCallLog };
-
-/** The process's LLM call log. */
-export function callLog(): DbCallLog {
-  globalStore.__charterCallLog ??= new DbCallLog();
-  return globalStore.__charterCallLog;
-}
+const globalStore = globalThis as unknown as { __charterStore?: Cached };
 
 /** On a database with no constitution, imports the shipped `constitution/` directory as version 1. */
 export async function ensureConstitution(): Promise<void> {

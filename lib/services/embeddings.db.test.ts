@@ -1,0 +1,159 @@
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Constitution } from "@/lib/constitution";
+import { semanticDocuments } from "@/lib/constitution/semantic";
+import { db } from "@/lib/db/client";
+import { resetEnv } from "@/lib/env";
+import { loadConstitution } from "@/lib/files/constitution";
+import { setupTestDatabase, unique } from "@/test/db";
+import { hashVector, startScriptedLlmServer, type ScriptedEmbeddingReply, type ScriptedLlmServer } from "@/test/llm-server";
+import { callLog } from "./call-log";
+import { forgetSemantic, SEMANTIC_RETRY_MS, semanticFor, type Semantic } from "./embeddings";
+
+let teardown: () => Promise<void>;
+let server: ScriptedLlmServer;
+let reply: ScriptedEmbeddingReply = {};
+let base: Constitution;
+let nextVersionId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
+
+beforeAll(async () => {
+  ({ teardown } = await setupTestDatabase());
+  server = await startScriptedLlmServer(() => ({ content: "{}" }), { embeddings: () => reply });
+  const loaded = await loadConstitution(path.resolve(import.meta.dirname, "../constitution/fixtures/base"));
+  if (!loaded.ok) throw new Error("the base fixture no longer parses");
+  base = loaded.constitution;
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  forgetSemantic();
+  reply = {};
+  server.embeddingRequests.splice(0);
+});
+
+afterAll(async () => {
+  await server.close();
+  for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "CHARTER_EMBEDDING_MODEL"]) delete process.env[name];
+  resetEnv();
+  await teardown();
+});
+
+/** Points the service at the scripted server with a model no other test (or earlier run) has used. */
+function configure(): string {
+  const model = unique("embed-model");
+  process.env.OPENAI_BASE_URL = server.url;
+  process.env.OPENAI_API_KEY = "sk-test";
+  process.env.CHARTER_EMBEDDING_MODEL = model;
+  resetEnv();
+  return model;
+}
+
+const version = (constitution: Constitution) => ({ id: nextVersionId++, constitution });
+const embedded = () => server.embeddingRequests.flatMap((r) => r.input);
+const stored = (model: string) => db().constitutionEmbedding.count({ where: { model } });
+
+function semantic(result: Awaited<ReturnType<typeof semanticFor>>): Semantic {
+  if (!result || "unavailable" in result) throw new Error(`expected an index, got ${JSON.stringify(result)}`);
+  return result;
+}
+
+/** The base constitution with one core principle's rule changed. */
+function withChangedRule(): Constitution {
+  const [first, ...rest] = base.core;
+  return { ...base, core: [{ ...first!, rule: `${first!.rule} ${unique("edit")}` }, ...rest] };
+}
+
+describe("semanticFor", () => {
+  it("is null when no embedding model is configured", async () => {
+    configure();
+    delete process.env.CHARTER_EMBEDDING_MODEL;
+    resetEnv();
+    expect(await semanticFor(version(base))).toBeNull();
+    expect(server.embeddingRequests).toEqual([]);
+  });
+
+  it("embeds every document once, stores it, and logs the calls", async () => {
+    const model = configure();
+    const docs = semanticDocuments(base);
+    const texts = [...new Set(docs.map((d) => d.text))];
+
+    const { index } = semantic(await semanticFor(version(base)));
+
+    expect(embedded().sort()).toEqual([...texts].sort());
+    expect(server.embeddingRequests.every((r) => r.model === model)).toBe(true);
+    expect(await stored(model)).toBe(texts.length);
+    expect(index.model).toBe(model);
+    expect([...index.scores(hashVector("x")).domains.keys()].sort()).toEqual(Object.keys(base.overlays).sort());
+    await callLog().flush();
+    expect(await db().llmCall.count({ where: { model, component: "embeddings", outcome: "ok" } })).toBe(server.embeddingRequests.length);
+  });
+
+  it("asks nothing again for the same version, cached or not", async () => {
+    configure();
+    const v = version(base);
+    const first = await semanticFor(v);
+    server.embeddingRequests.splice(0);
+
+    expect(await semanticFor(v)).toBe(first);
+    forgetSemantic();
+    expect(semantic(await semanticFor(v)).index).not.toBe(semantic(first).index);
+    expect(server.embeddingRequests).toEqual([]);
+  });
+
+  it("embeds only the changed texts of a new version", async () => {
+    const model = configure();
+    await semanticFor(version(base));
+    const before = await stored(model);
+    server.embeddingRequests.splice(0);
+    const edited = withChangedRule();
+
+    await semanticFor(version(edited));
+
+    const changed = semanticDocuments(edited).filter((d, i) => d.text !== semanticDocuments(base)[i]!.text);
+    expect(changed.map((d) => d.key)).toEqual([`principle:${base.core[0]!.id}`]);
+    expect(embedded()).toEqual(changed.map((d) => d.text));
+    expect(await stored(model)).toBe(before + 1);
+  });
+
+  it("embeds the prompt and scores it against the index", async () => {
+    configure();
+    const s = semantic(await semanticFor(version(base)));
+    const domain = semanticDocuments(base).find((d) => d.key.startsWith("domain:"))!;
+    reply = { vector: (input) => hashVector(input === "my prompt" ? domain.text : input) };
+    server.embeddingRequests.splice(0);
+
+    const sims = await s.similarities("my prompt", { requestId: "req-1" });
+
+    expect(sims.domains.get(domain.key.slice("domain:".length))).toBeCloseTo(1, 10);
+    expect(server.embeddingRequests.map((r) => r.input)).toEqual([["my prompt"]]);
+  });
+
+  it("is unavailable while the endpoint is down, stores nothing, and tries again later", async () => {
+    const model = configure();
+    reply = { status: 503 };
+    const v = version(base);
+
+    expect(await semanticFor(v)).toEqual({ unavailable: expect.stringContaining("503") });
+    expect(await stored(model)).toBe(0);
+
+    reply = {};
+    server.embeddingRequests.splice(0);
+    expect(await semanticFor(v)).toMatchObject({ unavailable: expect.stringContaining("503") });
+    expect(server.embeddingRequests).toEqual([]);
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + SEMANTIC_RETRY_MS);
+    expect(semantic(await semanticFor(v)).index.model).toBe(model);
+    expect(await stored(model)).toBeGreaterThan(0);
+  });
+
+  it("refuses, and does not store, vectors of another dimension than the stored ones", async () => {
+    const model = configure();
+    await semanticFor(version(base));
+    const before = await stored(model);
+    reply = { vector: (input) => hashVector(input, 4) };
+
+    expect(await semanticFor(version(withChangedRule()))).toEqual({ unavailable: expect.stringMatching(/has 4 dimensions, the others 8/) });
+    expect(await stored(model)).toBe(before);
+  });
+});

@@ -1,0 +1,88 @@
+import { createHash } from "node:crypto";
+import { SemanticIndex, semanticDocuments, type EmbeddingPort } from "@/lib/constitution/semantic";
+import type { Constitution, RequestContext, SemanticSimilarities } from "@/lib/constitution";
+import { constitutionEmbeddings } from "@/lib/db/embeddings";
+import { embeddingSettings } from "@/lib/env";
+import { createEmbeddingClient } from "@/lib/llm/embeddings";
+import { log } from "@/lib/log";
+import { callLog } from "./call-log";
+
+/** The semantic step for one constitution version: its index, and the prompt's side (which throws when the endpoint fails). */
+export type Semantic = {
+  index: SemanticIndex;
+  embedPrompt(prompt: string, ctx?: { requestId?: string }): Promise<number[]>;
+  /** The prompt's similarities to each domain and principle: the store's SemanticPort. */
+  similarities(prompt: string, ctx?: RequestContext): Promise<SemanticSimilarities>;
+};
+
+export type SemanticAvailability = Semantic | { unavailable: string } | null;
+
+/** After a failed build, calls within this long answer `unavailable` at once instead of waiting on the endpoint again. */
+export const SEMANTIC_RETRY_MS = 30_000;
+
+/** Indexes kept per process: the version in force, and a few others (previews, evals). */
+const MAX_CACHED = 4;
+
+type Entry = { built: Promise<Semantic | { unavailable: string }>; failedAt?: number };
+const globalCache = globalThis as unknown as { __charterSemantic?: Map<string, Entry> };
+
+function cache(): Map<string, Entry> {
+  globalCache.__charterSemantic ??= new Map();
+  return globalCache.__charterSemantic;
+}
+
+const textHash = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Embeds the texts with no stored vector (each distinct text once), and stores them only once they form a valid index. */
+async function build(constitution: Constitution, port: EmbeddingPort): Promise<Semantic> {
+  const docs = semanticDocuments(constitution).map((d) => ({ ...d, hash: textHash(d.text) }));
+  const vectors = await constitutionEmbeddings.get(port.model, docs.map((d) => d.hash));
+  const missing = new Map(docs.filter((d) => !vectors.has(d.hash)).map((d) => [d.hash, d.text]));
+  const fresh = missing.size === 0 ? [] : await port.embed([...missing.values()]);
+  const rows = [...missing.keys()].map((textHash, i) => ({ textHash, vector: fresh[i]! }));
+  for (const row of rows) vectors.set(row.textHash, row.vector);
+  // Built before storing: vectors of another dimension than the stored ones are refused, not stored.
+  const index = new SemanticIndex(port.model, new Map(docs.map((d) => [d.key, vectors.get(d.hash)!])));
+  await constitutionEmbeddings.putMany(port.model, rows);
+
+  const embedPrompt = async (prompt: string, ctx?: { requestId?: string }) => (await port.embed([prompt], ctx))[0]!;
+  return { index, embedPrompt, similarities: async (prompt, ctx) => index.scores(await embedPrompt(prompt, ctx)) };
+}
+
+/**
+ * The semantic step for a constitution version: null when no embedding model is
+ * configured; otherwise its index, built once per (version, model) and cached, from
+ * stored vectors where the text is unchanged and new ones for the rest. When the
+ * endpoint fails the answer is `{ unavailable }`: retrieval goes on lexically, and a
+ * call after SEMANTIC_RETRY_MS tries again. Never throws.
+ */
+export function semanticFor(version: { id: number; constitution: Constitution }): Promise<SemanticAvailability> {
+  const settings = embeddingSettings();
+  if (!settings) return Promise.resolve(null);
+  const key = `${version.id}\n${settings.model}`;
+  const entries = cache();
+  const entry = entries.get(key);
+  if (entry && (entry.failedAt === undefined || Date.now() - entry.failedAt < SEMANTIC_RETRY_MS)) return entry.built;
+
+  const port = createEmbeddingClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, model: settings.model, timeoutMs: settings.timeoutMs, log: callLog() });
+  const fresh: Entry = {
+    built: build(version.constitution, port).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      log.warn(`embeddings of constitution version ${version.id} (${settings.model}) are unavailable, retrying after ${SEMANTIC_RETRY_MS / 1000} s: ${reason}`);
+      fresh.failedAt = Date.now();
+      return { unavailable: reason };
+    }),
+  };
+  entries.delete(key);
+  entries.set(key, fresh);
+  for (const oldest of entries.keys()) {
+    if (entries.size <= MAX_CACHED) break;
+    entries.delete(oldest);
+  }
+  return fresh.built;
+}
+
+/** Forgets every cached index (tests; the stored vectors stay). */
+export function forgetSemantic(): void {
+  cache().clear();
+}
