@@ -4,7 +4,7 @@
  * in lib/constitution/config.ts were chosen; re-run after changing the constitution.
  * Run: npx tsx bench/tune-retrieval.ts [constitution dir]
  */
-import { ConstitutionStore, evalLexical, formatIssue, type ConstitutionStoreConfigInput, type EvalReport } from "@/lib/constitution";
+import { ConstitutionStore, evalLexical, formatIssue, thresholdMargin, type ConstitutionStoreConfigInput, type EvalReport } from "@/lib/constitution";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 
 const loaded = await loadConstitution(process.argv[2] ?? SHIPPED_CONSTITUTION_DIR);
@@ -17,15 +17,6 @@ const grid = {
   domain_carry: [0.3, 0.5, 0.7],
 };
 
-/** How far each threshold is met (negative when missed), summed; missed thresholds weigh ten times. */
-function margin(report: EvalReport): number {
-  return report.thresholds.reduce((n, t) => {
-    const scale = t.name === "mean_principles" || t.name === "mean_chars" ? t.limit || 1 : 1;
-    const m = (t.direction === "min" ? t.value - t.limit : t.limit - t.value) / scale;
-    return n + (m < 0 ? 10 * m : m);
-  }, 0);
-}
-
 const results: { config: ConstitutionStoreConfigInput; report: EvalReport; margin: number }[] = [];
 for (const a of grid.lexical_min_confidence)
   for (const b of grid.lexical_relative_cutoff)
@@ -33,7 +24,7 @@ for (const a of grid.lexical_min_confidence)
       for (const d of grid.domain_carry) {
         const config = { lexical_min_confidence: a, lexical_relative_cutoff: b, principle_min_relevance: c, domain_carry: d };
         const report = await evalLexical(new ConstitutionStore(loaded.constitution, config), loaded.evals);
-        results.push({ config, report, margin: margin(report) });
+        results.push({ config, report, margin: thresholdMargin(report) });
       }
 results.sort((x, y) => y.margin - x.margin);
 for (const r of results.slice(0, 10)) {

@@ -55,6 +55,19 @@ export const envSchema = z.object({
   CHARTER_LLM_MODEL: z.string().trim().min(1).default("gpt-4o-mini").describe("Model for the retrieval prefilter and domain agents."),
   CHARTER_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000).describe("Each LLM call is abandoned after this long."),
   CHARTER_EMBEDDING_MODEL: optionalText.describe("Embedding model on the same endpoint; set, retrieval adds the semantic step (embeddings of the constitution are computed once and stored)."),
+  CHARTER_RETRIEVAL_PATH: z
+    .enum(["lexical", "hybrid", "llm"])
+    .optional()
+    .describe("Retrieval path. Unset: hybrid when CHARTER_EMBEDDING_MODEL is set, llm when only an endpoint is, else lexical."),
+  CHARTER_CONTEXT_BUDGET_CHARS: z.coerce
+    .number()
+    .int()
+    .min(200)
+    .max(100_000)
+    .default(2400)
+    .describe("Characters of principles injected per prompt; the least relevant soft principles are dropped first, never a hard one."),
+  CHARTER_SEMANTIC_FLOOR: z.coerce.number().min(-1).max(1).default(0.3).describe("Hybrid path: cosine similarity that counts as no evidence (calibrate with `charter constitution eval --semantic`)."),
+  CHARTER_SEMANTIC_CEILING: z.coerce.number().min(-1).max(1).default(0.6).describe("Hybrid path: cosine similarity that counts as full evidence."),
   CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS: z.coerce
     .number({ error: "must be a whole number" })
     .int("must be a whole number")
@@ -83,7 +96,11 @@ export class EnvError extends Error {
 /** Validates a set of variables; throws EnvError naming every bad one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
-  if (result.success) return result.data;
+  if (result.success) {
+    const problem = pathProblem(result.data);
+    if (problem) throw new EnvError([problem]);
+    return result.data;
+  }
   throw new EnvError(
     result.error.issues.map((issue) => ({
       variable: String(issue.path[0] ?? "environment"),
@@ -130,4 +147,17 @@ export function embeddingSettings(e: Env = env()): { baseURL?: string; apiKey: s
 /** The dashboard's base URL (sign-in links are built on it). */
 export function baseUrl(e: Env = env()): string {
   return (e.BETTER_AUTH_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
+}
+
+/** The retrieval path in force: CHARTER_RETRIEVAL_PATH (checked by parseEnv), or the best the configured endpoint allows. */
+export function retrievalPath(e: Env = env()): "lexical" | "hybrid" | "llm" {
+  return e.CHARTER_RETRIEVAL_PATH ?? (embeddingSettings(e) ? "hybrid" : llmSettings(e) ? "llm" : "lexical");
+}
+
+/** A retrieval path that its settings cannot serve, as a problem to report. */
+function pathProblem(e: Env): { variable: string; reason: string } | null {
+  if (e.CHARTER_RETRIEVAL_PATH === "hybrid" && !embeddingSettings(e)) return { variable: "CHARTER_RETRIEVAL_PATH", reason: "hybrid needs CHARTER_EMBEDDING_MODEL and OPENAI_BASE_URL or OPENAI_API_KEY" };
+  if (e.CHARTER_RETRIEVAL_PATH === "llm" && !llmSettings(e)) return { variable: "CHARTER_RETRIEVAL_PATH", reason: "llm needs OPENAI_BASE_URL or OPENAI_API_KEY" };
+  if (e.CHARTER_SEMANTIC_CEILING <= e.CHARTER_SEMANTIC_FLOOR) return { variable: "CHARTER_SEMANTIC_CEILING", reason: "must be greater than CHARTER_SEMANTIC_FLOOR" };
+  return null;
 }

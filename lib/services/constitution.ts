@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { ConstitutionStore, UnknownDomainError, type Retrieval } from "@/lib/constitution";
+import { ConstitutionStore, UnknownDomainError, type Retrieval, type SemanticPort } from "@/lib/constitution";
 import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
 import { db } from "@/lib/db/client";
-import { env, llmSettings } from "@/lib/env";
+import { embeddingSettings, env, llmSettings, retrievalPath } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { createLlmClient } from "@/lib/llm/client";
 import { log } from "@/lib/log";
 import { UnavailableError, ValidationError } from "@/lib/errors";
 import { callLog } from "./call-log";
+import { semanticFor } from "./embeddings";
 
 export { callLog };
 
@@ -22,20 +23,46 @@ export async function ensureConstitution(): Promise<void> {
 }
 
 /**
+ * The semantic step for a version, asked on each retrieval: a version whose embeddings
+ * could not be computed yet is retried later, not left lexical for good.
+ */
+function semanticPort(version: Parameters<typeof semanticFor>[0]): SemanticPort {
+  return {
+    async similarities(prompt, ctx) {
+      const semantic = await semanticFor(version);
+      if (!semantic) throw new Error("the semantic step is not configured");
+      if ("unavailable" in semantic) throw new Error(semantic.unavailable);
+      return semantic.similarities(prompt, ctx);
+    },
+  };
+}
+
+/**
  * The store for the constitution version in force, rebuilt only when the version
- * changes. With an OpenAI-compatible endpoint configured it uses the LLM path.
+ * changes, on the path CHARTER_RETRIEVAL_PATH chooses (lexical, hybrid or llm).
  */
 export async function currentStore(): Promise<{ store: ConstitutionStore; version: VersionMeta }> {
   const version = await constitutionVersions.current();
   if (!version) throw new UnavailableError("No constitution is loaded yet: start the server once, or run `charter constitution import`.");
   if (globalStore.__charterStore?.versionId !== version.id) {
-    const llm = llmSettings();
     const e = env();
+    const path = retrievalPath(e);
+    const llm = path === "llm" ? llmSettings(e) : null;
     const store = new ConstitutionStore(
       version.constitution,
-      { use_llm_matching: llm !== null, max_parallel_agents: e.CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS, prefilter_model: e.CHARTER_LLM_MODEL, agent_model: e.CHARTER_LLM_MODEL, llm_timeout_ms: e.CHARTER_LLM_TIMEOUT_MS },
+      {
+        use_llm_matching: llm !== null,
+        max_parallel_agents: e.CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS,
+        prefilter_model: e.CHARTER_LLM_MODEL,
+        agent_model: e.CHARTER_LLM_MODEL,
+        llm_timeout_ms: e.CHARTER_LLM_TIMEOUT_MS,
+        context_budget_chars: e.CHARTER_CONTEXT_BUDGET_CHARS,
+        semantic_floor: e.CHARTER_SEMANTIC_FLOOR,
+        semantic_ceiling: e.CHARTER_SEMANTIC_CEILING,
+      },
       {
         llm: llm ? createLlmClient({ baseURL: llm.baseURL, apiKey: llm.apiKey, log: callLog() }) : undefined,
+        semantic: path === "hybrid" && embeddingSettings(e) ? semanticPort(version) : undefined,
         onEvent: (event) => {
           db()
             .orchestrationEvent.create({ data: { type: event.type, runId: event.run_id ?? null, requestId: event.request_id ?? null, detail: { fingerprint: event.fingerprint, ...(event.detail ?? {}) } } })
