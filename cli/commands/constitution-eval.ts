@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import {
+  calibrateSemantic,
   compareEvals,
   ConstitutionStore,
   evalLexical,
@@ -9,17 +10,21 @@ import {
   injectedIds,
   parseConstitution,
   replayImpact,
+  type Constitution,
   type EvalComparison,
   type EvalReport,
   type EvalSet,
   type ParseResult,
   type ReplayImpact,
 } from "@/lib/constitution";
+import { SemanticIndex, semanticDocuments } from "@/lib/constitution/semantic";
+import { embeddingSettings } from "@/lib/env";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
+import { createEmbeddingClient } from "@/lib/llm/embeddings";
 import { CliError } from "../errors";
 import { formatComparison, formatReplay, formatReport } from "./eval-format";
 
-type Options = { dir?: string; eval?: string; against?: string; prompts?: string; json?: boolean };
+type Options = { dir?: string; eval?: string; against?: string; prompts?: string; semantic?: boolean; json?: boolean };
 
 async function loadValid(dir: string): Promise<Extract<ParseResult, { ok: true }>> {
   const result = await loadConstitution(dir);
@@ -72,6 +77,7 @@ export function registerConstitutionEval(constitution: Command): void {
     .option("--eval <file>", "use this eval file instead of the directory's eval/*.yaml")
     .option("--against <dir>", "compare with this constitution directory (the base, e.g. main's): gained and lost hits, new false injections")
     .option("--prompts <file>", "with --against: also replay these prompts (one per line, or JSON lines with a prompt field)")
+    .option("--semantic", "also run the hybrid path (needs CHARTER_EMBEDDING_MODEL and OPENAI_BASE_URL or OPENAI_API_KEY) and calibrate its similarity floor and ceiling on the set")
     .option("--json", "print the report as JSON")
     .action(async (options: Options) => {
       if (options.prompts && !options.against) throw new CliError("--prompts needs --against: a replay compares two constitutions.", 2);
@@ -82,6 +88,8 @@ export function registerConstitutionEval(constitution: Command): void {
       const store = new ConstitutionStore(draft.constitution);
       const report = await evalLexical(store, set);
 
+      const semantic = options.semantic ? await semanticReport(draft.constitution, set) : undefined;
+
       let comparison: EvalComparison | undefined;
       let replay: ReplayImpact | undefined;
       if (options.against) {
@@ -90,14 +98,38 @@ export function registerConstitutionEval(constitution: Command): void {
         if (options.prompts) replay = replayImpact(await promptsFile(path.resolve(options.prompts)), injectedIds(base), injectedIds(store));
       }
 
-      if (options.json) console.log(JSON.stringify({ path: "lexical", dir, ...summary(report), comparison, replay }, null, 2));
+      if (options.json) console.log(JSON.stringify({ path: "lexical", dir, ...summary(report), semantic: semantic && { model: semantic.model, semantic_floor: semantic.semantic_floor, semantic_ceiling: semantic.semantic_ceiling, ...summary(semantic.report) }, comparison, replay }, null, 2));
       else {
         console.log(formatReport(report, `${path.relative(process.cwd(), dir) || "."}, lexical path`));
+        if (semantic) console.log(`\n${formatReport(semantic.report, `hybrid path, ${semantic.model}, calibrated: CHARTER_SEMANTIC_FLOOR=${semantic.semantic_floor} CHARTER_SEMANTIC_CEILING=${semantic.semantic_ceiling}`)}`);
         if (comparison) console.log(`\n${formatComparison(comparison, options.against!)}`);
         if (replay) console.log(`\n${formatReplay(replay)}`);
       }
       if (!report.passed) throw new CliError(`missed ${report.thresholds.filter((t) => !t.ok).map((t) => t.name).join(", ")}`);
     });
+}
+
+/**
+ * The hybrid path on the eval set: the constitution's texts and the prompts embedded
+ * through the configured endpoint (nothing stored), then the similarity floor and
+ * ceiling that best meet the set's thresholds.
+ */
+async function semanticReport(constitution: Constitution, set: EvalSet) {
+  const settings = embeddingSettings();
+  if (!settings) throw new CliError("--semantic needs CHARTER_EMBEDDING_MODEL and OPENAI_BASE_URL or OPENAI_API_KEY.", 2);
+  const port = createEmbeddingClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, model: settings.model, timeoutMs: settings.timeoutMs });
+  const docs = semanticDocuments(constitution);
+  const prompts = set.cases.map((c) => c.prompt);
+  let vectors: number[][];
+  try {
+    vectors = await port.embed([...docs.map((d) => d.text), ...prompts]);
+  } catch (error) {
+    throw new CliError(`The embeddings endpoint failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const index = new SemanticIndex(settings.model, new Map(docs.map((d, i) => [d.key, vectors[i]!])));
+  const byPrompt = new Map(prompts.map((p, i) => [p, index.scores(vectors[docs.length + i]!)]));
+  const [best] = await calibrateSemantic(constitution, set, (prompt) => byPrompt.get(prompt)!);
+  return { model: settings.model, semantic_floor: best!.semantic_floor, semantic_ceiling: best!.semantic_ceiling, report: best!.report };
 }
 
 function summary(report: EvalReport) {
