@@ -2,8 +2,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { adminPage, snap } from "./state";
 
 // One story on one server: version 1 is the shipped constitution; the admin saves
-// version 2 from the form, 3 from the YAML view, rolls back to 2 as version 4, and a
-// stale save is refused as version 5 lands. Later steps depend on earlier ones.
+// version 2 from the form, 3 from the YAML view, rolls back to 2 as version 4, a stale
+// save is refused as version 5 lands, and a core principle is edited as version 6.
+// Later steps depend on earlier ones.
 test.describe.configure({ mode: "serial" });
 
 const EDITOR = "/constitution/overlays/medical";
@@ -11,6 +12,7 @@ const EDITOR = "/constitution/overlays/medical";
 
 
 const saveButton = (page: Page) => page.getByRole("form", { name: "Save overlay" }).getByRole("button", { name: "Save", exact: true });
+const saveCoreButton = (page: Page) => page.getByRole("form", { name: "Save core file" }).getByRole("button", { name: "Save", exact: true });
 
 test("the constitution page lists principles and overlays, with filters", async ({ browser }, testInfo) => {
   const page = await adminPage(browser);
@@ -174,4 +176,33 @@ test("two editors save from the same base: the second gets a conflict and a relo
   await expect(second.getByTestId("version-summary")).toContainText("Version 5");
   await expect(second.getByRole("textbox", { name: /^Description/ })).toHaveValue("Health questions, edited by the first editor.");
   await first.context().close();
+});
+
+test("a core principle's priority is edited in the form view (version 6) and shows in the history", async ({ browser }, testInfo) => {
+  const page = await adminPage(browser);
+  await page.goto("/constitution");
+  await page.getByRole("link", { name: "Edit core principles" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Core principles");
+  await expect(page.getByRole("tab", { name: "Form" })).toHaveAttribute("aria-selected", "true");
+  await expect(saveCoreButton(page)).toBeDisabled();
+
+  const clarity = page.getByRole("group", { name: /SOFT\.CLARITY\.1/ });
+  await expect(clarity.getByLabel("Priority")).toHaveValue("40");
+  await clarity.getByLabel("Priority").fill("45");
+  await page.getByLabel("Commit message").fill("Raise the priority of clarity");
+  await expect(saveCoreButton(page)).toBeEnabled();
+  await saveCoreButton(page).click();
+  await expect(page.getByRole("status")).toContainText("Saved as version 6");
+  await snap(page, testInfo, "core-form-saved");
+
+  await page.goto("/constitution/history");
+  await expect(page.getByTestId("version-6")).toContainText("current");
+  await expect(page.getByTestId("version-6")).toContainText("Raise the priority of clarity");
+  // Only the edited line changed: the file's comments and formatting are kept.
+  const diff = page.getByRole("region", { name: "Diff of core.yaml" });
+  await expect(diff).toContainText("-    priority: 40");
+  await expect(diff).toContainText("+    priority: 45");
+  await expect(page.getByText("1 file changed.")).toBeVisible();
+  await snap(page, testInfo, "core-history");
+  await page.context().close();
 });

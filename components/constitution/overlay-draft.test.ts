@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseConstitution, type ConstitutionFile } from "@/lib/constitution/parse";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { issueText } from "./issues";
-import { draftFromYaml, draftToYaml, emptyPrinciple } from "./overlay-draft";
+import { draftFromYaml, draftToYaml } from "./overlay-draft";
+import { emptyPrinciple } from "./principle-draft";
 
 const files = await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR);
 const overlayFiles = files.filter((f) => f.path.startsWith("overlays/"));

@@ -1,16 +1,15 @@
 "use client";
-import { Button, Field, Input } from "@/components/ui/primitives";
+import { Field, Input } from "@/components/ui/primitives";
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
-import { exactIssueText, issueText } from "./issues";
-import { emptyPrinciple, type OverlayDraft, type PrincipleDraft } from "./overlay-draft";
+import { issueText } from "./issues";
+import type { OverlayDraft } from "./overlay-draft";
 import { OverlaySettingsFields } from "./overlay-settings-fields";
 import { OverridesEditor } from "./overrides-editor";
-import { PrincipleFields } from "./principle-fields";
+import { PrincipleList } from "./principle-list";
 import { TextArea } from "./text-area";
 
 /** The form view of an overlay; `issues` are the engine's, for this overlay's file. */
 export function OverlayForm({ draft, issues, readOnly, onChange }: { draft: OverlayDraft; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (draft: OverlayDraft) => void }) {
-  const setPrinciple = (i: number, p: PrincipleDraft) => onChange({ ...draft, principles: draft.principles.map((q, j) => (j === i ? p : q)) });
   return (
     <div className="space-y-6">
       <fieldset className="space-y-3" disabled={readOnly}>
@@ -23,31 +22,15 @@ export function OverlayForm({ draft, issues, readOnly, onChange }: { draft: Over
       </fieldset>
       <OverlaySettingsFields settings={draft.settings} issues={issues} readOnly={readOnly} onChange={(settings) => onChange({ ...draft, settings })} />
       <OverridesEditor rows={draft.overrides} issues={issues} readOnly={readOnly} onChange={(overrides) => onChange({ ...draft, overrides })} />
-      <section className="space-y-3" aria-label="Additional principles">
-        <h3 className="text-sm font-medium text-slate-700">Additional principles</h3>
-        {draft.principles.length === 0 ? <p className="text-sm text-slate-500">This overlay adds no principles.</p> : null}
-        {draft.principles.map((p, i) => (
-          <PrincipleFields
-            key={p.key}
-            index={i}
-            principle={p}
-            issues={issues}
-            readOnly={readOnly}
-            onChange={(next) => setPrinciple(i, next)}
-            onRemove={() => onChange({ ...draft, principles: draft.principles.filter((_, j) => j !== i) })}
-          />
-        ))}
-        {exactIssueText(issues, "additional_principles") ? (
-          <span role="alert" className="block text-xs text-red-600">
-            {exactIssueText(issues, "additional_principles")}
-          </span>
-        ) : null}
-        {readOnly ? null : (
-          <Button variant="secondary" onClick={() => onChange({ ...draft, principles: [...draft.principles, emptyPrinciple()] })}>
-            Add principle
-          </Button>
-        )}
-      </section>
+      <PrincipleList
+        title="Additional principles"
+        listField="additional_principles"
+        empty="This overlay adds no principles."
+        principles={draft.principles}
+        issues={issues}
+        readOnly={readOnly}
+        onChange={(principles) => onChange({ ...draft, principles })}
+      />
     </div>
   );
 }

@@ -2,7 +2,8 @@
 import { Button, Input } from "@/components/ui/primitives";
 import { PRIORITY_MAX, PRIORITY_MIN, type ConstitutionIssue } from "@/lib/constitution/schema";
 import { exactIssueText } from "./issues";
-import { rowKey, type OverrideDraft } from "./overlay-draft";
+import type { OverrideDraft } from "./overlay-draft";
+import { rowKey } from "./principle-draft";
 
 /** Priority overrides as id/priority rows; an issue at `priority_overrides.<id>` shows under its row. */
 export function OverridesEditor({ rows, issues, readOnly, onChange }: { rows: OverrideDraft[]; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (rows: OverrideDraft[]) => void }) {

@@ -2,14 +2,18 @@
 import { Button, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { LEVELS, PRIORITY_MAX, PRIORITY_MIN, type ConstitutionIssue } from "@/lib/constitution/schema";
 import { issueText } from "./issues";
-import type { PrincipleDraft } from "./overlay-draft";
+import type { PrincipleDraft } from "./principle-draft";
 import { TextArea } from "./text-area";
 
 /** Tall enough to show every example line, up to a limit. */
 const rowsFor = (text: string) => Math.min(Math.max(text.split("\n").length + 1, 3), 10);
 
-/** One additional principle of an overlay; errors come from the engine's issues at `additional_principles[index]`. */
+/**
+ * One principle of a file's list (`listField`: an overlay's `additional_principles`, core's
+ * `principles`); errors come from the engine's issues at `<listField>[index]`.
+ */
 export function PrincipleFields({
+  listField,
   index,
   principle,
   issues,
@@ -17,6 +21,7 @@ export function PrincipleFields({
   onChange,
   onRemove,
 }: {
+  listField: string;
   index: number;
   principle: PrincipleDraft;
   issues: readonly ConstitutionIssue[];
@@ -24,7 +29,7 @@ export function PrincipleFields({
   onChange: (p: PrincipleDraft) => void;
   onRemove: () => void;
 }) {
-  const at = `additional_principles[${index}]`;
+  const at = `${listField}[${index}]`;
   const error = (field: string) => issueText(issues, `${at}.${field}`);
   const set = (field: keyof PrincipleDraft) => (e: { target: { value: string } }) => onChange({ ...principle, [field]: e.target.value });
   return (

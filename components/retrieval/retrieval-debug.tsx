@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { DebugInfo } from "@/lib/constitution/store";
+import { contextText } from "./why";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -10,7 +11,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** How the retrieval ran: path, prefilter cache, timings, LLM calls and fallbacks, plus the raw JSON. */
+/** How the retrieval ran: path, prefilter cache, timings, context budget, LLM calls and fallbacks, plus the raw JSON. */
 export function RetrievalDebug({ debug }: { debug: DebugInfo }) {
   return (
     <div className="space-y-3 text-sm">
@@ -20,6 +21,7 @@ export function RetrievalDebug({ debug }: { debug: DebugInfo }) {
         <Row label="Timings">
           prefilter {debug.timings_ms.prefilter} ms · agents {debug.timings_ms.agents} ms · total {debug.timings_ms.total} ms
         </Row>
+        <Row label="Context">{contextText(debug.context)}</Row>
         <Row label="LLM calls">
           prefilter {debug.llm_calls.prefilter} · domain agents {debug.llm_calls.domain_agent}
         </Row>

@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { TextArea } from "@/components/constitution/text-area";
 import { Button, Card, ErrorText, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { fieldError, useAction } from "@/components/ui/use-action";
@@ -8,15 +8,27 @@ import { retrieveSchema } from "@/lib/schemas/constitution";
 import { DetectedDomains } from "./detected-domains";
 import { RetrievalDebug } from "./retrieval-debug";
 import { RetrievedPrinciples } from "./retrieved-principles";
+import { contextText } from "./why";
 
-/** Runs a prompt through retrieval and shows what would be injected, and why. */
-export function RetrievalPlayground({ domains }: { domains: string[] }) {
-  const [prompt, setPrompt] = useState("");
+/**
+ * Runs a prompt through retrieval and shows what would be injected, and why. An
+ * `initialPrompt` (from `?prompt=`, e.g. a failing eval case) is filled in and run once on load.
+ */
+export function RetrievalPlayground({ domains, initialPrompt = "" }: { domains: string[]; initialPrompt?: string }) {
+  const [prompt, setPrompt] = useState(initialPrompt);
   const [topK, setTopK] = useState("");
   const [domain, setDomain] = useState("");
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const run = useAction(retrieveAction);
   const error = (field: string) => clientErrors[field] ?? fieldError(run.error, field);
+  const { mutate } = run;
+  // Effects run twice in development's strict mode; the prompt from the address is run once.
+  const ranInitial = useRef(false);
+  useEffect(() => {
+    if (ranInitial.current || !retrieveSchema.safeParse({ prompt: initialPrompt }).success) return;
+    ranInitial.current = true;
+    mutate({ prompt: initialPrompt });
+  }, [initialPrompt, mutate]);
 
   return (
     <div className="space-y-6">
@@ -63,7 +75,12 @@ export function RetrievalPlayground({ domains }: { domains: string[] }) {
             <DetectedDomains domains={run.data.domains} />
           </Card>
           <Card title={`Retrieved principles (constitution version ${run.data.version})`}>
-            <RetrievedPrinciples principles={run.data.principles} />
+            <div className="space-y-2">
+              <RetrievedPrinciples principles={run.data.principles} />
+              <p data-testid="context-budget" className="text-xs text-slate-600">
+                Injected context: {contextText(run.data.debug.context)}
+              </p>
+            </div>
           </Card>
           <Card title="Debug">
             <RetrievalDebug debug={run.data.debug} />

@@ -1,12 +1,13 @@
 import { LevelBadge } from "@/components/constitution/level-badge";
-import { Badge, Table, Td } from "@/components/ui/primitives";
+import { Table, Td } from "@/components/ui/primitives";
 import type { RetrievedPrinciple } from "@/lib/constitution/store";
 import { ConfidenceBar } from "./confidence-bar";
+import { whyText } from "./why";
 
-/** Retrieved principles in the order returned: conflict (precedence) order, the prevailing first. */
+/** Retrieved principles in the order returned (conflict order, the prevailing first), each with why it was chosen and the characters its line takes. */
 export function RetrievedPrinciples({ principles }: { principles: RetrievedPrinciple[] }) {
   return (
-    <Table head={["#", "Id", "Level", "Priority", "Title", "Confidence", "Domain", "Source"]} empty={principles.length === 0 ? <p className="px-3 py-4 text-sm text-slate-500">No principle was retrieved.</p> : null}>
+    <Table head={["#", "Id", "Level", "Priority", "Title", "Confidence", "Domain", "Why chosen", "Characters"]} empty={principles.length === 0 ? <p className="px-3 py-4 text-sm text-slate-500">No principle was retrieved.</p> : null}>
       {principles.map((p, i) => (
         <tr key={p.id} data-testid={`retrieved-${p.id}`}>
           <Td className="tabular-nums text-slate-500">{i + 1}</Td>
@@ -20,9 +21,12 @@ export function RetrievedPrinciples({ principles }: { principles: RetrievedPrinc
             <ConfidenceBar value={p.confidence} />
           </Td>
           <Td>{p.domain ?? <span className="text-slate-500">core</span>}</Td>
-          <Td>
-            <Badge tone={p.source === "llm" ? "indigo" : "slate"}>{p.source}</Badge>
+          <Td className="min-w-56 text-xs text-slate-600">
+            <span data-testid={`why-${p.id}`} title={`own match ${p.why.own.toFixed(2)}`}>
+              {whyText(p.why)}
+            </span>
           </Td>
+          <Td className="tabular-nums">{p.chars}</Td>
         </tr>
       ))}
     </Table>

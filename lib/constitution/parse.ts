@@ -164,7 +164,8 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
   }
   // Without a valid core file, overrides of core principles cannot be checked: say nothing rather than something false.
   issues.push(...crossFileIssues(core?.principles ?? [], overlays, sources, core !== undefined));
-  if (core) issues.push(...evalIssues(evalCases, core.principles, overlays, sources));
+  // Eval cases are checked against a whole constitution only: with a broken overlay, every case naming it would be noise.
+  if (core && issues.length === 0) issues.push(...evalIssues(evalCases, core.principles, overlays, sources));
 
   if (issues.length || !core) return { ok: false, issues: sortIssues(issues) };
   return {

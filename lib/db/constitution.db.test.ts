@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serializeOverlay } from "@/lib/constitution";
+import { CORE_FILE, serializeConstitution, serializeOverlay, type Principle } from "@/lib/constitution";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { setupTestDatabase } from "@/test/db";
@@ -28,6 +28,12 @@ function medicalWith(version: Awaited<ReturnType<typeof current>>, description: 
   return serializeOverlay({ ...version.constitution.overlays.medical!, description });
 }
 
+/** The version's core.yaml with its first principle changed. */
+function coreWith(version: Awaited<ReturnType<typeof current>>, change: Partial<Principle>): string {
+  const [first, ...rest] = version.constitution.core;
+  return serializeConstitution({ ...version.constitution, core: [{ ...first!, ...change }, ...rest] }).find((f) => f.path === CORE_FILE)!.text;
+}
+
 describe("constitution versions", () => {
   it("imports once: a second import on a non-empty database does nothing", async () => {
     expect(await constitutionVersions.importIfEmpty((await current()).files, "again")).toBeNull();
@@ -44,7 +50,64 @@ describe("constitution versions", () => {
     // The base version is unchanged.
     expect((await constitutionVersions.get(base.id)).constitution.overlays.medical?.description).not.toBe("Health questions and symptoms.");
     const entry = (await auditLog.list({ objectType: "constitution" })).find((e) => e.objectId === String(saved.id));
-    expect(entry).toMatchObject({ action: "constitution.save_overlay", actorLabel: "test-editor", before: { version: base.id } });
+    expect(entry).toMatchObject({ action: "constitution.save_overlay", actorLabel: "test-editor", before: { version: base.id }, after: { version: saved.id, file: "overlays/medical.yaml" } });
+  });
+
+  it("saves an edit of core.yaml as a new version, audited with the file", async () => {
+    const base = await current();
+    const priority = base.constitution.core[0]!.priority === 99 ? 98 : 99;
+    const saved = await constitutionVersions.saveFile({ path: CORE_FILE, text: coreWith(base, { priority }), baseVersionId: base.id, message: "core priority", action: "constitution.save_core" }, actor);
+    expect(saved.parentId).toBe(base.id);
+    const after = await current();
+    expect(after.id).toBe(saved.id);
+    expect(after.constitution.core[0]?.priority).toBe(priority);
+    // Only core.yaml changed: every other file is carried over as it was.
+    expect(after.files.filter((f) => f.path !== CORE_FILE)).toEqual(base.files.filter((f) => f.path !== CORE_FILE));
+    const entry = (await auditLog.list({ objectType: "constitution" })).find((e) => e.objectId === String(saved.id));
+    expect(entry).toMatchObject({ action: "constitution.save_core", actorLabel: "test-editor", before: { version: base.id }, after: { version: saved.id, file: CORE_FILE, message: "core priority" } });
+  });
+
+  it("refuses an invalid core.yaml with located issues and writes nothing", async () => {
+    const base = await current();
+    const before = await db().constitutionVersion.count();
+    const error = await constitutionVersions
+      .saveFile({ path: CORE_FILE, text: coreWith(base, { priority: 150 }), baseVersionId: base.id, message: "bad core", action: "constitution.save_core" }, actor)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConstitutionInvalidError);
+    expect((error as ConstitutionInvalidError).issues).toEqual([expect.objectContaining({ file: CORE_FILE, field: "principles[0].priority", reason: "must be between 1 and 100" })]);
+    expect(await db().constitutionVersion.count()).toBe(before);
+    expect((await current()).id).toBe(base.id);
+  });
+
+  it("refuses a core.yaml that breaks another file, locating the issue there", async () => {
+    const base = await current();
+    const without = serializeConstitution({ ...base.constitution, core: base.constitution.core.filter((p) => p.id !== "SOFT.HONEST.1") }).find((f) => f.path === CORE_FILE)!.text;
+    const error = await constitutionVersions.saveFile({ path: CORE_FILE, text: without, baseVersionId: base.id, message: "drop honesty", action: "constitution.save_core" }, actor).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConstitutionInvalidError);
+    expect((error as ConstitutionInvalidError).issues.some((i) => i.file === "overlays/medical.yaml" && i.reason.includes("SOFT.HONEST.1"))).toBe(true);
+    expect((await current()).id).toBe(base.id);
+  });
+
+  it("refuses a core save from a stale base with a conflict", async () => {
+    const base = await current();
+    await constitutionVersions.saveFile({ path: CORE_FILE, text: coreWith(base, { title: "First editor's title" }), baseVersionId: base.id, message: "first", action: "constitution.save_core" }, actor);
+    await expect(
+      constitutionVersions.saveFile({ path: CORE_FILE, text: coreWith(base, { title: "Second editor's title" }), baseVersionId: base.id, message: "second", action: "constitution.save_core" }, actor),
+    ).rejects.toBeInstanceOf(ConflictError);
+    expect((await current()).constitution.core[0]?.title).toBe("First editor's title");
+  });
+
+  it("replaces an overlay's .yml twin instead of keeping both", async () => {
+    const base = await current();
+    const medical = base.files.find((f) => f.path === "overlays/medical.yaml")!;
+    const asYml = await constitutionVersions.save(
+      { files: [...base.files.filter((f) => f !== medical), { path: "overlays/medical.yml", text: medicalWith(base, "Kept as .yml.") }], baseVersionId: base.id, message: "as .yml" },
+      actor,
+    );
+    const saved = await constitutionVersions.saveOverlay({ domain: "medical", text: medicalWith(base, "Back to .yaml."), baseVersionId: asYml.id, message: "back" }, actor);
+    const paths = (await constitutionVersions.get(saved.id)).files.map((f) => f.path).filter((p) => p.startsWith("overlays/medical."));
+    expect(paths).toEqual(["overlays/medical.yaml"]);
+    expect((await current()).constitution.overlays.medical?.description).toBe("Back to .yaml.");
   });
 
   it("refuses an invalid overlay with located issues and writes nothing", async () => {
@@ -53,9 +116,9 @@ describe("constitution versions", () => {
     const text = medicalWith(base, "x").replace(/priority: 80/, "priority: 150");
     const error = await constitutionVersions.saveOverlay({ domain: "medical", text, baseVersionId: base.id, message: "bad" }, actor).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConstitutionInvalidError);
-    const issues = (error as ConstitutionInvalidError).issues;
-    expect(issues[0]).toMatchObject({ file: "overlays/medical.yaml", reason: "must be between 1 and 100" });
-    expect(issues[0]!.line).toBeGreaterThan(1);
+    const issue = (error as ConstitutionInvalidError).issues.find((i) => i.file === "overlays/medical.yaml");
+    expect(issue).toMatchObject({ reason: "must be between 1 and 100" });
+    expect(issue!.line).toBeGreaterThan(1);
     expect(await db().constitutionVersion.count()).toBe(before);
     expect((await current()).id).toBe(base.id);
   });

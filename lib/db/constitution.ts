@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { allPrinciples } from "@/lib/constitution/overlay";
-import { canonicalFiles, formatIssue, parseConstitution, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
+import { canonicalFiles, formatIssue, OVERLAYS_DIR, parseConstitution, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
@@ -80,8 +80,11 @@ export const constitutionVersions = {
     return rows.map((r) => ({ ...meta(r), current: r.id === head?.versionId }));
   },
 
-  /** Saves a whole file set as the next version; `baseVersionId` null only for the very first version. */
-  async save(input: { files: ConstitutionFile[]; baseVersionId: number | null; message: string; action?: string }, actor: Actor): Promise<VersionMeta> {
+  /**
+   * Saves a whole file set as the next version; `baseVersionId` null only for the very first version.
+   * `file` names the one file a change replaced, for the audit row.
+   */
+  async save(input: { files: ConstitutionFile[]; baseVersionId: number | null; message: string; action?: string; file?: string }, actor: Actor): Promise<VersionMeta> {
     const result = parseConstitution(input.files);
     if (!result.ok) throw new ConstitutionInvalidError(result.issues);
     const files = [...input.files].sort((a, b) => a.path.localeCompare(b.path));
@@ -114,19 +117,29 @@ export const constitutionVersions = {
         objectType: "constitution",
         objectId: String(row.id),
         before: head ? { version: head.versionId } : undefined,
-        after: { version: row.id, content_hash: hash, message: input.message },
+        after: { version: row.id, content_hash: hash, message: input.message, ...(input.file ? { file: input.file } : {}) },
       });
       parsed.set(row.id, { ...meta(row), files, constitution: result.constitution, evals: result.evals });
       return meta(row);
     });
   },
 
-  /** Replaces one overlay's file in the current version and saves the result. */
-  async saveOverlay(input: { domain: string; text: string; baseVersionId: number; message: string }, actor: Actor): Promise<VersionMeta> {
+  /**
+   * Replaces one file of the base version (`core.yaml`, `overlays/<domain>.yaml`; a `.yml`
+   * twin of it is dropped) and saves the result through `save`, so the whole constitution
+   * is validated and a stale base is a conflict.
+   */
+  async saveFile(input: { path: string; text: string; baseVersionId: number; message: string; action: string }, actor: Actor): Promise<VersionMeta> {
+    if (!input.path.endsWith(".yaml")) throw new ValidationError(`Save ${input.path} as a .yaml file.`);
     const base = await this.get(input.baseVersionId);
-    const path = `overlays/${input.domain}.yaml`;
-    const files = [...base.files.filter((f) => f.path !== path && f.path !== `overlays/${input.domain}.yml`), { path, text: input.text }];
-    return this.save({ files, baseVersionId: input.baseVersionId, message: input.message, action: "constitution.save_overlay" }, actor);
+    const twin = input.path.replace(/\.yaml$/, ".yml");
+    const files = [...base.files.filter((f) => f.path !== input.path && f.path !== twin), { path: input.path, text: input.text }];
+    return this.save({ files, baseVersionId: input.baseVersionId, message: input.message, action: input.action, file: input.path }, actor);
+  },
+
+  /** Replaces one overlay's file in the base version and saves the result. */
+  async saveOverlay(input: { domain: string; text: string; baseVersionId: number; message: string }, actor: Actor): Promise<VersionMeta> {
+    return this.saveFile({ path: `${OVERLAYS_DIR}/${input.domain}.yaml`, text: input.text, baseVersionId: input.baseVersionId, message: input.message, action: "constitution.save_overlay" }, actor);
   },
 
   /** Makes an earlier version current again, as a new version (history is never rewritten). */

@@ -1,13 +1,27 @@
 import { z } from "zod";
 import { domainNameSchema } from "@/lib/constitution/schema";
 
-/** Saving one overlay's YAML as a new version: shared by the editor and the server action. */
-export const saveOverlaySchema = z.object({
-  domain: domainNameSchema,
-  text: z.string().max(512 * 1024, "The overlay is too large (512 KiB at most)."),
+/** The largest constitution file an editor may save or preview, in characters. */
+export const MAX_FILE_CHARS = 512 * 1024;
+const fileTextSchema = z.string().max(MAX_FILE_CHARS, "The file is too large (512 KiB at most).");
+
+/**
+ * Saving one file's YAML on top of a base version: the fields every file editor sends,
+ * checked by the editors' save panel and, extended per file, by the server actions.
+ */
+export const saveFileSchema = z.object({
+  text: fileTextSchema,
   baseVersionId: z.number().int().positive(),
   message: z.string().trim().min(1, "Say what changed and why.").max(500, "Keep the message under 500 characters."),
 });
+export type SaveFileInput = z.input<typeof saveFileSchema>;
+
+/** Saving `core.yaml` as a new version: shared by the core editor and the server action. */
+export const saveCoreSchema = saveFileSchema;
+export type SaveCoreInput = z.input<typeof saveCoreSchema>;
+
+/** Saving one overlay's YAML as a new version: shared by the editor and the server action. */
+export const saveOverlaySchema = saveFileSchema.extend({ domain: domainNameSchema });
 export type SaveOverlayInput = z.input<typeof saveOverlaySchema>;
 
 export const rollbackSchema = z.object({
@@ -36,7 +50,7 @@ export const MAX_REPLAY = 5000;
 export const previewChangeSchema = z.object({
   baseVersionId: z.number().int().positive(),
   path: constitutionPathSchema,
-  text: z.string().max(512 * 1024, "The file is too large (512 KiB at most)."),
+  text: fileTextSchema,
   replay: z.number().int().min(0).max(MAX_REPLAY).optional(),
 });
 export type PreviewChangeInput = z.input<typeof previewChangeSchema>;

@@ -6,6 +6,7 @@ import { PrinciplesTable, type PrincipleRow } from "@/components/constitution/pr
 import { VersionSummary } from "@/components/constitution/version-summary";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
+import { roleAtLeast } from "@/lib/auth/roles";
 import { allPrinciples } from "@/lib/constitution/overlay";
 import { constitutionVersions } from "@/lib/db/constitution";
 
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "Constitution" };
 const linkClass = "text-sm font-medium text-indigo-600 hover:underline";
 
 export default async function ConstitutionPage() {
-  await requirePage("viewer");
+  const me = await requirePage("viewer");
   const version = await constitutionVersions.current();
   const header = (
     <PageHeader
@@ -24,6 +25,9 @@ export default async function ConstitutionPage() {
         <div className="flex gap-4 whitespace-nowrap">
           <Link href="/constitution/history" className={linkClass}>
             History
+          </Link>
+          <Link href="/constitution/evals" className={linkClass}>
+            Evals
           </Link>
           <Link href="/retrieval" className={linkClass}>
             Retrieval playground
@@ -49,7 +53,14 @@ export default async function ConstitutionPage() {
         <VersionSummary version={version} />
       </div>
       <div className="space-y-6">
-        <Card title={`Principles (${version.constitution.core.length} core, ${principles.length - version.constitution.core.length} in overlays)`}>
+        <Card
+          title={`Principles (${version.constitution.core.length} core, ${principles.length - version.constitution.core.length} in overlays)`}
+          actions={
+            <Link href="/constitution/core" className={linkClass}>
+              {roleAtLeast(me.role, "editor") ? "Edit core principles" : "View core principles"}
+            </Link>
+          }
+        >
           <PrinciplesTable principles={principles} domains={overlays.map((o) => o.domain)} />
         </Card>
         <Card title={`${overlays.length} overlays`}>

@@ -8,8 +8,12 @@ import { constitutionVersions } from "@/lib/db/constitution";
 
 export const metadata: Metadata = { title: "Retrieval" };
 
-export default async function RetrievalPage() {
+type SearchParams = { searchParams: Promise<{ prompt?: string | string[] }> };
+
+export default async function RetrievalPage({ searchParams }: SearchParams) {
   await requirePage("viewer");
+  const query = await searchParams;
+  const prompt = (Array.isArray(query.prompt) ? query.prompt[0] : query.prompt) ?? "";
   const version = await constitutionVersions.current();
   return (
     <>
@@ -17,7 +21,7 @@ export default async function RetrievalPage() {
         title="Retrieval"
         description={
           <>
-            Try a prompt and see which domains and principles Charter would inject, in conflict order, and how it got there. Read{" "}
+            Try a prompt and see which domains and principles Charter would inject, in conflict order, why each was chosen, and how it got there. Read{" "}
             <Link href="/docs/retrieval" className="font-medium text-indigo-600 hover:underline">
               how retrieval works
             </Link>
@@ -25,7 +29,7 @@ export default async function RetrievalPage() {
           </>
         }
       />
-      {version ? <RetrievalPlayground domains={Object.keys(version.constitution.overlays)} /> : <NoConstitution />}
+      {version ? <RetrievalPlayground key={prompt} domains={Object.keys(version.constitution.overlays)} initialPrompt={prompt} /> : <NoConstitution />}
     </>
   );
 }

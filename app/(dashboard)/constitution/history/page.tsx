@@ -28,9 +28,14 @@ export default async function HistoryPage({ searchParams }: SearchParams) {
       title="Constitution history"
       description="Every saved version, newest first. Versions are never changed: a rollback saves an earlier version's content as a new version."
       actions={
-        <Link href="/constitution" className="text-sm font-medium text-indigo-600 hover:underline">
-          Constitution
-        </Link>
+        <div className="flex gap-4 whitespace-nowrap">
+          <Link href="/constitution" className="text-sm font-medium text-indigo-600 hover:underline">
+            Constitution
+          </Link>
+          <Link href="/constitution/evals" className="text-sm font-medium text-indigo-600 hover:underline">
+            Evals
+          </Link>
+        </div>
       }
     />
   );

@@ -1,46 +1,58 @@
 "use client";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Button, ErrorText, Field, Input } from "@/components/ui/primitives";
 import { fieldError, useAction } from "@/components/ui/use-action";
-import { saveOverlayAction } from "@/lib/actions/save-overlay";
+import type { ActionResult } from "@/lib/actions/result";
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
-import { saveOverlaySchema } from "@/lib/schemas/constitution";
+import { saveFileSchema, type SaveFileInput } from "@/lib/schemas/constitution";
 import { issuesFromDetails } from "./issues";
 
+/** Saves one file's text on top of a base version: a server action bound to its file. */
+export type SaveFile = (input: SaveFileInput) => Promise<ActionResult<{ versionId: number }>>;
+
 /**
- * The commit message and Save. Saves `text` on top of `baseVersionId`; a refusal with
- * located issues is handed back through `onRefused` so the editor can show them in place.
+ * The commit message and Save. Saves `text` on top of `baseVersionId` with `save`; a
+ * refusal with located issues is handed back through `onRefused` so the editor can show
+ * them in place, and a conflict offers `reloadHref`.
  */
-export function SaveOverlayPanel({
-  domain,
+export function SaveFilePanel({
+  noun,
   text,
   baseVersionId,
   blockedBecause,
+  save,
+  reloadHref,
+  preview,
   onSaved,
   onRefused,
 }: {
-  domain: string;
+  /** What is saved, as in "Save overlay" (the form's accessible name). */
+  noun: string;
   text: string;
   baseVersionId: number;
   blockedBecause: string | null;
+  save: SaveFile;
+  reloadHref: string;
+  /** Shown above the Save button, e.g. what the change would do before it is saved. */
+  preview?: ReactNode;
   onSaved: (versionId: number, text: string) => void;
   onRefused: (text: string, issues: ConstitutionIssue[]) => void;
 }) {
   const [message, setMessage] = useState("");
   const [messageError, setMessageError] = useState<string | undefined>();
-  const save = useAction(saveOverlayAction);
-  const failure = save.error?.error;
+  const action = useAction(save);
+  const failure = action.error?.error;
   const located = failure ? issuesFromDetails(failure.details) : [];
 
   const submit = () => {
-    const input = { domain, text, baseVersionId, message };
-    const parsed = saveOverlaySchema.safeParse(input);
+    const input = { text, baseVersionId, message };
+    const parsed = saveFileSchema.safeParse(input);
     if (!parsed.success) {
       setMessageError(parsed.error.issues.map((i) => i.message).join(" "));
       return;
     }
     setMessageError(undefined);
-    save.mutate(input, {
+    action.mutate(input, {
       onSuccess: (data) => {
         setMessage("");
         onSaved(data.versionId, text);
@@ -51,7 +63,7 @@ export function SaveOverlayPanel({
 
   return (
     <form
-      aria-label="Save overlay"
+      aria-label={`Save ${noun}`}
       noValidate
       className="space-y-3"
       onSubmit={(e) => {
@@ -59,30 +71,33 @@ export function SaveOverlayPanel({
         submit();
       }}
     >
-      <Field label="Commit message" hint="Say what changed and why; it is shown in the history." error={messageError ?? fieldError(save.error, "message")}>
+      <Field label="Commit message" hint="Say what changed and why; it is shown in the history." error={messageError ?? fieldError(action.error, "message")}>
         <Input value={message} onChange={(e) => setMessage(e.target.value)} />
       </Field>
+      {preview}
       <div className="flex items-center gap-3">
-        <Button type="submit" disabled={save.isPending || blockedBecause !== null}>
-          {save.isPending ? "Saving…" : "Save"}
+        <Button type="submit" disabled={action.isPending || blockedBecause !== null}>
+          {action.isPending ? "Saving…" : "Save"}
         </Button>
         {blockedBecause ? <span className="text-sm text-slate-600">{blockedBecause}</span> : null}
       </div>
-      {save.isSuccess ? (
+      {action.isSuccess ? (
         <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-          Saved as version {save.data.versionId}.
+          Saved as version {action.data.versionId}.
         </p>
       ) : null}
       {failure?.code === "conflict" ? (
         <ErrorText>
           {failure.message}{" "}
-          <a className="font-medium underline" href={`/constitution/overlays/${domain}`}>
+          <a className="font-medium underline" href={reloadHref}>
             Reload
           </a>
         </ErrorText>
       ) : failure && located.length > 0 ? (
-        <ErrorText>The server refused the overlay ({located.length} {located.length === 1 ? "problem" : "problems"}, listed above); nothing was saved.</ErrorText>
-      ) : failure && !fieldError(save.error, "message") ? (
+        <ErrorText>
+          The server refused the {noun} ({located.length} {located.length === 1 ? "problem" : "problems"}, listed above); nothing was saved.
+        </ErrorText>
+      ) : failure && !fieldError(action.error, "message") ? (
         <ErrorText>{failure.message}</ErrorText>
       ) : null}
     </form>

@@ -1,0 +1,120 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { EvalFailures } from "@/components/constitution/eval-failures";
+import { trendPoints } from "@/components/constitution/eval-metrics";
+import { EvalStatCards } from "@/components/constitution/eval-stat-cards";
+import { EvalTrendChart } from "@/components/constitution/eval-trend-chart";
+import { EvalVersionsTable } from "@/components/constitution/eval-versions-table";
+import { NoConstitution } from "@/components/constitution/no-constitution";
+import { NoEvals } from "@/components/constitution/no-evals";
+import { Badge, Card, PageHeader } from "@/components/ui/primitives";
+import { requirePage } from "@/lib/auth/page";
+import { evalHistory } from "@/lib/services/constitution-eval";
+
+export const metadata: Metadata = { title: "Constitution evals" };
+
+const HISTORY = 30;
+const linkClass = "text-sm font-medium text-indigo-600 hover:underline";
+
+type SearchParams = { searchParams: Promise<{ version?: string | string[] }> };
+
+const versionParam = (value: string | string[] | undefined): number | null => {
+  const n = Number(Array.isArray(value) ? value[0] : value);
+  return Number.isInteger(n) && n > 0 ? n : null;
+};
+
+export default async function EvalsPage({ searchParams }: SearchParams) {
+  await requirePage("viewer");
+  const history = await evalHistory(HISTORY);
+  const header = (
+    <PageHeader
+      title="Evals"
+      description={
+        <>
+          Every version of the constitution is measured against its own labelled prompts (<code className="font-mono">eval/*.yaml</code>, versioned with it) on the lexical path: does a prompt reach its domain and the principles it needs, and does a
+          prompt no overlay applies to stay free of overlay principles? Read{" "}
+          <Link href="/docs/evals" className="font-medium text-indigo-600 hover:underline">
+            how evals work
+          </Link>
+          .
+        </>
+      }
+      actions={
+        <div className="flex gap-4 whitespace-nowrap">
+          <Link href="/constitution" className={linkClass}>
+            Constitution
+          </Link>
+          <Link href="/constitution/history" className={linkClass}>
+            History
+          </Link>
+          <Link href="/retrieval" className={linkClass}>
+            Retrieval playground
+          </Link>
+        </div>
+      }
+    />
+  );
+  const current = history.find((h) => h.current) ?? history[0];
+  if (!current) {
+    return (
+      <>
+        {header}
+        <NoConstitution />
+      </>
+    );
+  }
+  const asked = versionParam((await searchParams).version);
+  const entry = asked === null ? current : history.find((h) => h.versionId === asked);
+  const { run } = entry ?? current;
+  const title = entry ? `Version ${entry.versionId}${entry.current ? " (current)" : ""}: ${run.caseCount} ${run.caseCount === 1 ? "case" : "cases"}` : "";
+
+  return (
+    <>
+      {header}
+      <div className="space-y-6">
+        {entry ? (
+          <Card
+            title={title}
+            actions={
+              run.caseCount === 0 ? null : (
+                <span className="flex items-center gap-3">
+                  <span data-testid="eval-result">{run.passed ? <Badge tone="green">all thresholds met</Badge> : <Badge tone="red">{`missed ${run.thresholds.filter((t) => !t.ok).length} of ${run.thresholds.length} thresholds`}</Badge>}</span>
+                  {run.failures.length ? (
+                    <a href="#failures" className={linkClass}>
+                      {run.failures.length} {run.failures.length === 1 ? "failure" : "failures"}
+                    </a>
+                  ) : null}
+                </span>
+              )
+            }
+          >
+            {run.caseCount === 0 ? <NoEvals versionId={entry.versionId} /> : <EvalStatCards metrics={run.metrics} thresholds={run.thresholds} />}
+          </Card>
+        ) : (
+          <Card>
+            <p role="alert" className="text-sm text-red-700">
+              Version {asked} is not one of the latest {HISTORY} versions.{" "}
+              <Link href="/constitution/evals" className="font-medium text-indigo-600 hover:underline">
+                Show the current version
+              </Link>
+              .
+            </p>
+          </Card>
+        )}
+        <Card title="Over versions">
+          <EvalTrendChart points={trendPoints(history)} />
+        </Card>
+        <Card title={`Latest ${history.length} ${history.length === 1 ? "version" : "versions"}`}>
+          <EvalVersionsTable history={history} selected={entry?.versionId ?? null} />
+        </Card>
+        {entry && run.caseCount > 0 ? (
+          <div id="failures">
+            <Card title={`Failures of version ${entry.versionId} (${run.failures.length})`}>
+              <EvalFailures failures={run.failures} />
+            </Card>
+          </div>
+        ) : null}
+      </div>
+    </>
+  );
+}

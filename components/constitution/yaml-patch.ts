@@ -1,0 +1,159 @@
+import { Document, isMap, isScalar, isSeq, parseDocument, type Pair, type ParsedNode } from "yaml";
+
+type PathItem = string | number;
+
+/**
+ * One change to a YAML file, made in its text so that everything else (comments,
+ * quoting, folding, blank lines) stays as written.
+ * - `set`: give the key at `path` this value, in the old value's style; when the key is
+ *   absent, add it to its mapping (`where`: after the last key, or before the first).
+ * - `delete`: remove the key at `path`, or the sequence item when its last step is a
+ *   number; nothing to do when it is absent.
+ * - `append`: add `value` as the last item of the block sequence at `path`.
+ */
+export type YamlEdit =
+  | { op: "set"; path: readonly PathItem[]; value: unknown; where?: "start" | "end" }
+  | { op: "delete"; path: readonly PathItem[] }
+  | { op: "append"; path: readonly PathItem[]; value: unknown };
+
+type Splice = { start: number; end: number; text: string; order: number };
+type Ranged = ParsedNode & { range: [number, number, number] };
+
+const LINE_WIDTH = 80;
+const RENDER = { flowCollectionPadding: false } as const;
+
+const lineStart = (text: string, offset: number) => text.lastIndexOf("\n", offset - 1) + 1;
+const column = (text: string, offset: number) => offset - lineStart(text, offset);
+/** Indents every line but the first by `by` spaces (blank lines stay empty). */
+const indentRest = (block: string, by: number) => block.replace(/\n(?=[^\n])/g, `\n${" ".repeat(by)}`);
+const indentAll = (block: string, by: number) => " ".repeat(by) + indentRest(block, by);
+
+function nodeAt(doc: Document.Parsed, path: readonly PathItem[]): unknown {
+  return path.length === 0 ? doc.contents : doc.getIn(path, true);
+}
+
+function pairAt(doc: Document.Parsed, path: readonly PathItem[]): { map: unknown; pair: Pair<Ranged, Ranged | null> | undefined } {
+  const map = nodeAt(doc, path.slice(0, -1));
+  const key = path.at(-1);
+  if (!isMap(map)) return { map, pair: undefined };
+  const pair = map.items.find((p) => isScalar(p.key) && p.key.value === key) as Pair<Ranged, Ranged | null> | undefined;
+  return { map, pair };
+}
+
+/**
+ * Gives a new node the style of the node it replaces or sits beside (`like`): quoting and
+ * folding of strings, flow or block lists, and, in a mapping, each value's style by key.
+ */
+function styleLike(node: unknown, like: unknown): void {
+  if (isScalar(like) && isScalar(node) && typeof like.value === "string" && typeof node.value === "string") node.type = like.type;
+  if (isSeq(like) && isSeq(node)) {
+    node.flow = like.flow;
+    const types = new Set(like.items.map((i) => (isScalar(i) ? i.type : undefined)));
+    const [type] = [...types];
+    if (types.size === 1 && type) for (const item of node.items) if (isScalar(item) && typeof item.value === "string") item.type = type;
+  }
+  if (isMap(like) && isMap(node) && !like.flow) {
+    for (const pair of node.items) styleLike(pair.value, like.items.find((p) => isScalar(p.key) && isScalar(pair.key) && p.key.value === pair.key.value)?.value);
+  }
+}
+
+const render = (doc: Document, indent: number) => doc.toString({ ...RENDER, lineWidth: Math.max(40, LINE_WIDTH - indent) });
+
+/** `key: value` as YAML text, the value in the style of `like` where that keeps its meaning. */
+function renderPair(key: PathItem, value: unknown, like: unknown, indent: number): string {
+  const doc = new Document({ [key]: value });
+  styleLike(doc.get(key, true), like);
+  return render(doc, indent);
+}
+
+function spliceFor(doc: Document.Parsed, text: string, edit: YamlEdit, order: number): Splice | "none" | null {
+  if (edit.op === "append") {
+    const seq = nodeAt(doc, edit.path);
+    if (!isSeq(seq) || seq.flow || seq.items.length === 0) return null;
+    const first = seq.items[0] as Ranged | null;
+    const last = seq.items.at(-1) as Ranged | null;
+    const end = (seq as Ranged).range[1];
+    if (!first?.range || !last?.range) return null;
+    const dash = text.slice(lineStart(text, first.range[0]), first.range[0]).indexOf("-");
+    if (dash < 0) return null;
+    const second = seq.items[1] as Ranged | undefined;
+    const spaced = second?.range ? /\n\s*\n/.test(text.slice(first.range[1] - 1, lineStart(text, second.range[0]))) : false;
+    const added = new Document([edit.value]);
+    styleLike(added.getIn([0], true), last);
+    const item = indentAll(render(added, dash), dash);
+    return { start: end, end, text: `${text[end - 1] === "\n" ? "" : "\n"}${spaced ? "\n" : ""}${item}`, order };
+  }
+
+  const last = edit.path.at(-1);
+  if (edit.op === "delete" && typeof last === "number") {
+    const seq = nodeAt(doc, edit.path.slice(0, -1));
+    if (!isSeq(seq) || seq.flow) return null;
+    const item = seq.items[last] as Ranged | undefined;
+    if (!item?.range) return null;
+    let start = lineStart(text, item.range[0]);
+    if (!/^\s*-\s*$/.test(text.slice(start, item.range[0]))) return null;
+    let end = item.range[2];
+    // Keep one blank line between the items left: take the removed item's separator with it.
+    if (last < seq.items.length - 1 && text.startsWith("\n", end)) end += 1;
+    else if (last === seq.items.length - 1 && text.slice(0, start).endsWith("\n\n")) start -= 1;
+    return { start, end, text: "", order };
+  }
+
+  if (last === undefined) return null;
+  const { map, pair } = pairAt(doc, edit.path);
+  if (!isMap(map) || map.flow) return null;
+  if (edit.op === "delete") {
+    if (!pair) return "none";
+    const start = lineStart(text, pair.key.range[0]);
+    if (!pair.value?.range || text.slice(start, pair.key.range[0]).trim() !== "") return null;
+    return { start, end: pair.value.range[2], text: "", order };
+  }
+
+  if (pair) {
+    if (!pair.value?.range) return null;
+    const start = pair.key.range[0];
+    const end = pair.value.range[1];
+    const col = column(text, start);
+    let rendered = indentRest(renderPair(last, edit.value, pair.value, col), col);
+    if (text[end - 1] !== "\n") rendered = rendered.replace(/\n$/, "");
+    return { start, end, text: rendered, order };
+  }
+  const keys = map.items.map((p) => p.key as Ranged | null);
+  const firstKey = keys[0];
+  if (!firstKey?.range) return null;
+  const col = column(text, firstKey.range[0]);
+  const rendered = indentAll(renderPair(last, edit.value, undefined, col), col);
+  if (edit.where === "start") {
+    const start = lineStart(text, firstKey.range[0]);
+    if (text.slice(start, firstKey.range[0]).trim() !== "") return null;
+    return { start, end: start, text: rendered, order };
+  }
+  const end = (map as Ranged).range[1];
+  return { start: end, end, text: `${text[end - 1] === "\n" ? "" : "\n"}${rendered}`, order };
+}
+
+/**
+ * Applies `edits` to YAML `text` by splicing only the lines they touch. Returns null when
+ * it cannot do that faithfully (a syntax error, a flow mapping to change, edits that
+ * overlap); the caller then writes the whole file instead.
+ */
+export function patchYaml(text: string, edits: readonly YamlEdit[]): string | null {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length) return null;
+  const splices: Splice[] = [];
+  for (const [i, edit] of edits.entries()) {
+    const splice = spliceFor(doc, text, edit, i);
+    if (splice === null) return null;
+    if (splice !== "none") splices.push(splice);
+  }
+  // From the end backwards, so earlier offsets stay valid; insertions at one offset keep their order.
+  splices.sort((a, b) => b.start - a.start || b.order - a.order);
+  let out = text;
+  let limit = Infinity;
+  for (const s of splices) {
+    if (s.end > limit) return null;
+    out = out.slice(0, s.start) + s.text + out.slice(s.end);
+    limit = s.start;
+  }
+  return out;
+}
