@@ -1,14 +1,5 @@
-import type { CaseDelta, EvalComparison, EvalReport, MetricName, ReplayImpact, ThresholdResult } from "@/lib/constitution";
+import { METRIC_LABELS, type CaseDelta, type EvalComparison, type EvalReport, type MetricName, type ReplayImpact, type ThresholdResult } from "@/lib/constitution";
 
-const LABELS: Record<MetricName, string> = {
-  domain_recall_at_1: "domain recall@1",
-  domain_recall_at_3: "domain recall@3",
-  principle_hit_rate: "principle hit rate",
-  false_injection_rate: "false injection rate",
-  trap_rate: "trap rate",
-  mean_principles: "mean principles",
-  mean_chars: "mean characters",
-};
 
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(4));
 
@@ -29,8 +20,8 @@ export function formatReport(report: EvalReport, label: string): string {
     trap_rate: `of ${m.trap_cases} prompts with forbidden principles`,
   };
   const lines = [`eval: ${m.cases} cases (${label})`];
-  for (const name of Object.keys(LABELS) as MetricName[]) {
-    lines.push(`  ${LABELS[name].padEnd(22)} ${num(m[name]).padEnd(8)} ${limit(t.get(name)).padEnd(14)} ${counts[name] ?? ""}`.trimEnd());
+  for (const name of Object.keys(METRIC_LABELS) as MetricName[]) {
+    lines.push(`  ${METRIC_LABELS[name].padEnd(22)} ${num(m[name]).padEnd(8)} ${limit(t.get(name)).padEnd(14)} ${counts[name] ?? ""}`.trimEnd());
   }
   lines.push(`  ${"latency p50 / p99".padEnd(22)} ${m.latency_ms.p50} ms / ${m.latency_ms.p99} ms`);
   lines.push(report.passed ? "thresholds: all met" : `thresholds: MISSED ${report.thresholds.filter((x) => !x.ok).map((x) => x.name).join(", ")}`);
@@ -50,7 +41,7 @@ function deltas(title: string, list: CaseDelta[]): string[] {
 export function formatComparison(c: EvalComparison, base: string): string {
   return [
     `against ${base}: ${c.changed_cases} cases inject something different`,
-    ...c.metrics.filter((m) => m.before !== m.after).map((m) => `  ${LABELS[m.name].padEnd(22)} ${num(m.before)} -> ${num(m.after)}`),
+    ...c.metrics.filter((m) => m.before !== m.after).map((m) => `  ${METRIC_LABELS[m.name].padEnd(22)} ${num(m.before)} -> ${num(m.after)}`),
     ...deltas("lost hits", c.lost_hits),
     ...deltas("gained hits", c.gained_hits),
     ...deltas("new false injections", c.new_false_injections),

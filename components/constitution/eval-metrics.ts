@@ -1,16 +1,9 @@
 import type { EvalFailure, EvalMetrics, FailureKind, MetricDelta, MetricName, ThresholdResult } from "@/lib/constitution";
 import { THRESHOLDS } from "@/lib/constitution/eval-schema";
+import { METRIC_LABELS } from "@/lib/constitution/impact";
 
-/** The metrics in the order the CLI prints them, with the CLI's labels (cli/commands/eval-format.ts). */
-export const METRIC_LABELS: Record<MetricName, string> = {
-  domain_recall_at_1: "domain recall@1",
-  domain_recall_at_3: "domain recall@3",
-  principle_hit_rate: "principle hit rate",
-  false_injection_rate: "false injection rate",
-  trap_rate: "trap rate",
-  mean_principles: "mean principles",
-  mean_chars: "mean characters",
-};
+/** The metrics in the order reports list them, with the labels the CLI prints too. */
+export { METRIC_LABELS };
 export const METRIC_NAMES = Object.keys(METRIC_LABELS) as MetricName[];
 
 /** The metrics that are shares of prompts (0..1); the means are on their own scales. */

@@ -24,7 +24,17 @@ export type EvalComparison = {
   changed_cases: number;
 };
 
-const METRICS: MetricName[] = ["domain_recall_at_1", "domain_recall_at_3", "principle_hit_rate", "false_injection_rate", "trap_rate", "mean_principles", "mean_chars"];
+/** Each compared metric as people read it, in the order reports list them (the CLI and the dashboard). */
+export const METRIC_LABELS: Record<MetricName, string> = {
+  domain_recall_at_1: "domain recall@1",
+  domain_recall_at_3: "domain recall@3",
+  principle_hit_rate: "principle hit rate",
+  false_injection_rate: "false injection rate",
+  trap_rate: "trap rate",
+  mean_principles: "mean principles",
+  mean_chars: "mean characters",
+};
+const METRICS = Object.keys(METRIC_LABELS) as MetricName[];
 
 /** Compares two runs of the same eval set (cases are matched by prompt). */
 export function compareEvals(before: EvalReport, after: EvalReport): EvalComparison {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
-import { storeConfig } from "./config";
 import { LexicalIndex, NOT_FOR_PENALTY } from "./lexical";
 import { parseConstitution } from "./parse";
 import { formatIssue, type Constitution } from "./schema";
