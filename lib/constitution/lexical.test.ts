@@ -37,7 +37,7 @@ describe("LexicalIndex.detectDomains on the shipped constitution", () => {
     for (const h of hits) {
       expect(h.confidence).toBeGreaterThan(0);
       expect(h.confidence).toBeLessThanOrEqual(1);
-      expect(h.matched_terms.length).toBeGreaterThan(0);
+      expect(h.matched_terms.length + h.matched_phrases.length).toBeGreaterThan(0);
     }
     const confidences = hits.map((h) => h.confidence);
     const scores = hits.map((h) => h.score);
