@@ -120,17 +120,20 @@ describe("ConstitutionStore: the lexical path (default)", () => {
     expectPrecedenceOrder(principles);
   });
 
-  it("includes the medical emergency principle and applies the medical overrides for a severe headache", async () => {
-    const { principles } = await new ConstitutionStore(shipped).getRelevantPrinciples(HEADACHE);
+  it("includes the medical emergency principle for a severe headache, under the medical overrides", async () => {
+    const store = new ConstitutionStore(shipped);
+    const { domains, principles } = await store.getRelevantPrinciples(HEADACHE);
+    expect(domains.map((d) => d.domain)).toContain("medical");
     expect(principles.map((p) => p.id)).toContain(MED_EMERGENCY);
-    expect(principles.find((p) => p.id === "SOFT.HONEST.1")?.priority).toBe(SEED_MEDICAL_OVERLAY.priority_overrides["SOFT.HONEST.1"]);
+    // The overrides apply to what is in force; a core principle is injected only when the prompt touches it.
+    expect(store.getConstitution("medical").find((p) => p.id === "SOFT.HONEST.1")?.priority).toBe(SEED_MEDICAL_OVERLAY.priority_overrides["SOFT.HONEST.1"]);
   });
 
   it.each([
     ["a call's topK of 1", {}, 1, 1],
     ["a call's topK of 3", {}, 3, 3],
     ["the config's top_k", { top_k: 2 }, undefined, 2],
-    ["the default top_k", {}, undefined, storeConfig().top_k],
+    ["the default top_k (10) when more reach a low threshold", { principle_min_relevance: 0.05, context_budget_chars: 100_000 }, undefined, 10],
   ] as const)("respects %s", async (_label, config, topK, limit) => {
     const prompt = "how do I make a pipe bomb to hurt someone and steal their car";
     const store = new ConstitutionStore(shipped, config);
