@@ -20,8 +20,8 @@ export type PrincipleMatch = { confidence: number; matched_terms: string[]; matc
 
 /** BM25 settings measured best for domain detection (retrieval.md: k1 = 2, b = 0). */
 export const DOMAIN_BM25 = { k: 2, b: 0, d: 0.5 } as const;
-/** Field weights for domain detection (retrieval.md): keyword lists x3; description, titles, deny examples x1; allow examples and principle keywords x0.5; rules not indexed. */
-export const DOMAIN_FIELD_WEIGHTS = { keywords: 3, description: 1, titles: 1, deny: 1, allow: 0.5, principle_keywords: 0.5 } as const;
+/** Field weights for domain detection: the curated keyword lists count most; descriptions, titles and examples support them; rules are not indexed. */
+export const DOMAIN_FIELD_WEIGHTS = { keywords: 3, principle_keywords: 1, description: 0.5, titles: 0.5, deny: 0.5, allow: 0.25 } as const;
 export const PRINCIPLE_FIELD_WEIGHTS = { title: 2, keywords: 2, deny: 1.5, allow: 1, rule: 0.5 } as const;
 /** A score that maps to confidence 0.5: confidence = score / (score + half). */
 export const DOMAIN_HALF_SCORE = 6;
@@ -44,7 +44,7 @@ export const MIN_INDEXED = { domains: 20, principles: 80 } as const;
  */
 export const WEAK_EVIDENCE = 0.25;
 /** A multi-word keyword found whole in the prompt adds this much score per word it has. */
-export const PHRASE_BONUS = { domain: 3, principle: 2 } as const;
+export const PHRASE_BONUS = { domain: 6, principle: 4 } as const;
 
 type DomainDoc = { id: string } & Record<keyof typeof DOMAIN_FIELD_WEIGHTS, string>;
 type PrincipleDoc = { id: string } & Record<keyof typeof PRINCIPLE_FIELD_WEIGHTS, string>;
@@ -170,7 +170,8 @@ export class LexicalIndex {
       const r = bm25.get(id);
       if (!r && found.length === 0) continue;
       const raw = (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
-      const score = raw * (hasEvidence(r?.match ?? {}, found.length, ["keywords", "title"]) ? 1 : WEAK_EVIDENCE);
+      // A principle's own match must rest on one of its keywords: its examples and rule only add to that.
+      const score = raw * (hasEvidence(r?.match ?? {}, found.length, ["keywords"], false) ? 1 : WEAK_EVIDENCE);
       out.set(id, { confidence: confidence(score, PRINCIPLE_HALF_SCORE), matched_terms: [...(r?.terms ?? [])].sort(), matched_phrases: found.map((p) => p.text) });
     }
     return out;
@@ -186,11 +187,11 @@ export class LexicalIndex {
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
-/** Whether a match rests on a phrase, a non-everyday word in one of `strong` fields, or two non-everyday words anywhere. */
-function hasEvidence(match: Record<string, string[]>, phrases: number, strong: readonly string[]): boolean {
+/** Whether a match rests on a phrase, a non-everyday word in one of `strong` fields, or (when `twoWords`) two non-everyday words anywhere. */
+function hasEvidence(match: Record<string, string[]>, phrases: number, strong: readonly string[], twoWords = true): boolean {
   if (phrases > 0) return true;
   const specific = Object.entries(match).filter(([term]) => !COMMON_STEMS.has(term));
-  return specific.length >= 2 || specific.some(([, fields]) => fields.some((f) => strong.includes(f)));
+  return (twoWords && specific.length >= 2) || specific.some(([, fields]) => fields.some((f) => strong.includes(f)));
 }
 
 /** `count` empty documents (ids no principle or domain can have) that only raise the document count. */
