@@ -54,20 +54,45 @@ const searchOptions = { processTerm: normalizeTerm, tokenize, combineWith: "OR" 
 
 /**
  * The one-word keywords, as indexed text. A multi-word keyword counts only whole
- * (phrasesOf): its words alone ("short" of "short story") say little.
+ * (PhraseIndex): its words alone ("short" of "short story") say little.
  */
 function singleWords(keywords: readonly string[]): string {
   return keywords.filter((k) => stemSequence(k).length === 1).join(" . ");
 }
 
-/** The multi-word keywords of a document as stem sequences (single words are BM25's job). */
-function phrasesOf(keywords: readonly string[]): { text: string; stems: string[] }[] {
-  return keywords.map((k) => ({ text: k, stems: stemSequence(k) })).filter((p) => p.stems.length >= 2);
-}
+type Phrase = { text: string; stems: string[] };
 
-/** The phrases found whole, in order, in the prompt's stem sequence. */
-function phrasesIn(sequence: readonly string[], phrases: readonly { text: string; stems: string[] }[]): { text: string; stems: string[] }[] {
-  return phrases.filter((p) => sequence.some((_, i) => p.stems.every((s, j) => sequence[i + j] === s)));
+/**
+ * The multi-word keywords of many documents, found whole and in order in a prompt's
+ * stem sequence. Indexed by first stem, so a search looks only at phrases that can start
+ * at each word of the prompt.
+ */
+class PhraseIndex {
+  private readonly byFirst = new Map<string, { owner: string; phrase: Phrase }[]>();
+
+  add(owner: string, keywords: readonly string[]): void {
+    for (const text of keywords) {
+      const stems = stemSequence(text);
+      if (stems.length < 2) continue; // single words are BM25's job
+      const list = this.byFirst.get(stems[0]!) ?? [];
+      list.push({ owner, phrase: { text, stems } });
+      this.byFirst.set(stems[0]!, list);
+    }
+  }
+
+  /** The phrases found in `sequence`, by owner, each once. */
+  find(sequence: readonly string[]): Map<string, Phrase[]> {
+    const out = new Map<string, Phrase[]>();
+    sequence.forEach((stem, i) => {
+      for (const { owner, phrase } of this.byFirst.get(stem) ?? []) {
+        if (!phrase.stems.every((s, j) => sequence[i + j] === s)) continue;
+        const found = out.get(owner) ?? [];
+        if (!found.includes(phrase)) found.push(phrase);
+        out.set(owner, found);
+      }
+    });
+    return out;
+  }
 }
 
 function confidence(score: number, half: number): number {
@@ -84,8 +109,8 @@ export class LexicalIndex {
   private readonly domains: MiniSearch<DomainDoc>;
   private readonly principles: MiniSearch<PrincipleDoc>;
   private readonly notFor = new Map<string, Set<string>>();
-  private readonly domainPhrases = new Map<string, { text: string; stems: string[] }[]>();
-  private readonly principlePhrases = new Map<string, { text: string; stems: string[] }[]>();
+  private readonly domainPhrases = new PhraseIndex();
+  private readonly principlePhrases = new PhraseIndex();
 
   constructor(private readonly constitution: Constitution) {
     this.domains = new MiniSearch<DomainDoc>({ fields: Object.keys(DOMAIN_FIELD_WEIGHTS), idField: "id", tokenize, processTerm: normalizeTerm, searchOptions });
@@ -97,7 +122,7 @@ export class LexicalIndex {
       const { covers, notFor } = splitNotFor(overlay.description);
       const own = stems(overlay.keywords.join(" "));
       this.notFor.set(overlay.domain, new Set([...stems(notFor)].filter((s) => !own.has(s))));
-      this.domainPhrases.set(overlay.domain, phrasesOf(overlay.keywords));
+      this.domainPhrases.add(overlay.domain, overlay.keywords);
       const ps = overlay.additional_principles;
       domainDocs.push({
         id: overlay.domain,
@@ -111,7 +136,7 @@ export class LexicalIndex {
     }
     this.domains.addAll([...domainDocs, ...background(MIN_INDEXED.domains - domainDocs.length, DOMAIN_FIELD_WEIGHTS)]);
     const principles = allPrinciples(constitution);
-    for (const p of principles) this.principlePhrases.set(p.id, phrasesOf(p.keywords));
+    for (const p of principles) this.principlePhrases.add(p.id, p.keywords);
     this.principles.addAll([
       ...principles.map((p) => ({
         id: p.id,
@@ -134,9 +159,10 @@ export class LexicalIndex {
     const sequence = stemSequence(prompt);
     const found = new Map<string, { score: number; terms: string[]; match: Record<string, string[]> }>();
     for (const r of this.domains.search(prompt, { boost: DOMAIN_FIELD_WEIGHTS, bm25: DOMAIN_BM25 })) found.set(String(r.id), r as typeof r & { terms: string[] });
+    const phraseHits = this.domainPhrases.find(sequence);
     const hits: DomainHit[] = [];
     for (const domain of this.knownDomains()) {
-      const phrases = phrasesIn(sequence, this.domainPhrases.get(domain) ?? []);
+      const phrases = phraseHits.get(domain) ?? [];
       const bm25 = found.get(domain);
       if (!bm25 && phrases.length === 0) continue;
       const penalizedBy = [...(this.notFor.get(domain) ?? [])].filter((s) => promptStems.has(s));
@@ -165,8 +191,9 @@ export class LexicalIndex {
     const sequence = stemSequence(prompt);
     const out = new Map<string, PrincipleMatch>();
     const bm25 = new Map(this.principles.search(prompt, { boost: PRINCIPLE_FIELD_WEIGHTS }).map((r) => [String(r.id), r] as const));
-    for (const [id, phrases] of this.principlePhrases) {
-      const found = phrasesIn(sequence, phrases);
+    const phraseHits = this.principlePhrases.find(sequence);
+    for (const id of new Set([...bm25.keys(), ...phraseHits.keys()])) {
+      const found = phraseHits.get(id) ?? [];
       const r = bm25.get(id);
       if (!r && found.length === 0) continue;
       const raw = (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
