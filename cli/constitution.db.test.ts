@@ -58,8 +58,10 @@ describe("charter constitution", () => {
     const body = JSON.parse(result.stdout) as { domains: { domain: string }[]; principles: { id: string; title: string; level: string; priority: number; confidence: number }[]; debug: { path: string } };
     expect(body.domains[0]?.domain).toBe(domain);
     expect(body.principles.map((p) => p.id)).toContain(principle);
-    expect(body.principles).toHaveLength(5);
-    expect(Object.keys(body.principles[0]!).sort()).toEqual(["confidence", "id", "level", "priority", "title"]);
+    // --top-k is a cap: only principles that relate to the prompt come back.
+    expect(body.principles.length).toBeGreaterThan(0);
+    expect(body.principles.length).toBeLessThanOrEqual(5);
+    expect(Object.keys(body.principles[0]!).sort()).toEqual(["confidence", "id", "level", "priority", "title", "why"]);
     expect(body.debug.path).toBe("lexical");
   }, 60_000);
 
