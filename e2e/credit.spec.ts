@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { analyzeUserFeedback } from "../lib/credit";
 import { round } from "../lib/reward";
-import { adminPage, snap } from "./state";
+import { adminPage, createIngestKey, snap } from "./state";
 
 // One session, end to end: an agent reports two prompts, a failed Bash, an Edit and a
 // SessionEnd with a key made in the UI; the Session page shows the outcome and the
@@ -36,14 +36,8 @@ async function useCount(page: Page, id: string): Promise<number> {
 }
 
 test("a key with the ingest scope is made in the UI", async ({ browser }) => {
-  const page = await adminPage(browser);
-  await page.goto("/api-keys");
-  await page.getByLabel("Name").fill(`e2e-credit-${RUN}`);
-  await page.getByRole("checkbox", { name: "ingest" }).check();
-  await page.getByRole("button", { name: "Create key" }).click();
-  apiKey = await page.getByLabel("New API key").inputValue();
+  apiKey = await createIngestKey(browser, `e2e-credit-${RUN}`);
   expect(apiKey).toMatch(/^chk_/);
-  await page.context().close();
 });
 
 test("the agent reports two prompts, a failed Bash and an Edit", async ({ request }) => {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adminPage, snap } from "./state";
+import { adminPage, createIngestKey, snap } from "./state";
 
 // One story: an agent sends a medical prompt; an editor excludes the medical overlay,
 // previews the impact (lost eval hits, the agent's prompt losing its principles), saves
@@ -25,13 +25,7 @@ async function hitRate(page: Page): Promise<number> {
 }
 
 test("an agent's medical prompt gets medical principles", async ({ browser, request }) => {
-  const page = await adminPage(browser);
-  await page.goto("/api-keys");
-  await page.getByLabel("Name").fill(`e2e-evals-${RUN}`);
-  await page.getByRole("checkbox", { name: "ingest" }).check();
-  await page.getByRole("button", { name: "Create key" }).click();
-  apiKey = await page.getByLabel("New API key").inputValue();
-  await page.context().close();
+  apiKey = await createIngestKey(browser, `e2e-evals-${RUN}`);
 
   const res = await request.post("/api/v1/events", {
     data: { session_id: `e2e-evals-${RUN}`, id: `e2e-evals-${RUN}-prompt`, type: "UserPromptSubmit", prompt: PROMPT },

@@ -24,3 +24,15 @@ export async function snap(page: import("@playwright/test").Page, testInfo: impo
   await page.screenshot({ path: file, fullPage: true });
   await testInfo.attach(name, { path: file, contentType: "image/png" });
 }
+
+/** Makes an API key with the ingest scope on the API keys page, as an admin would, and returns it. */
+export async function createIngestKey(browser: import("@playwright/test").Browser, name: string): Promise<string> {
+  const page = await adminPage(browser);
+  await page.goto("/api-keys");
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("checkbox", { name: "ingest" }).check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = await page.getByLabel("New API key").inputValue();
+  await page.context().close();
+  return key;
+}

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { ETHICAL_SCORES, joyScore, round } from "../lib/reward";
-import { adminPage, snap } from "./state";
+import { adminPage, createIngestKey, snap } from "./state";
 
 // One story on one server: an agent reports a turn through the API with a key made
 // in the UI; the turn appears live on /turns, is opened, overridden by a reviewer,
@@ -42,14 +42,8 @@ test("before any turn, the Overview says how agents report turns", async ({ brow
 });
 
 test("a key with the ingest scope reports events; an invalid event gets 422, no key 401", async ({ browser, request }) => {
-  const page = await adminPage(browser);
-  await page.goto("/api-keys");
-  await page.getByLabel("Name").fill(`e2e-turns-${RUN}`);
-  await page.getByRole("checkbox", { name: "ingest" }).check();
-  await page.getByRole("button", { name: "Create key" }).click();
-  apiKey = await page.getByLabel("New API key").inputValue();
+  apiKey = await createIngestKey(browser, `e2e-turns-${RUN}`);
   expect(apiKey).toMatch(/^chk_/);
-  await page.context().close();
 
   const prompt = { id: eventId("prompt"), type: "UserPromptSubmit", session_id: SESSION, prompt: "Fix the failing parser test and update the changelog." };
   const anonymous = await postEvent(request, prompt, null);

@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CoreEditor } from "@/components/constitution/core-editor";
 import { NoConstitution } from "@/components/constitution/no-constitution";
-import { VersionSummary } from "@/components/constitution/version-summary";
-import { PageHeader } from "@/components/ui/primitives";
+import { FileEditorHeader } from "@/components/constitution/file-editor-header";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { CORE_FILE } from "@/lib/constitution/schema";
@@ -20,25 +18,7 @@ export default async function CorePage() {
   if (!file) notFound();
   return (
     <>
-      <PageHeader
-        title="Core principles"
-        description={
-          <>
-            <Link href="/constitution" className="font-medium text-indigo-600 hover:underline">
-              Constitution
-            </Link>{" "}
-            / {CORE_FILE}: {version.constitution.core.length} principles, always active
-          </>
-        }
-        actions={
-          <Link href="/constitution/history" className="text-sm font-medium text-indigo-600 hover:underline">
-            History
-          </Link>
-        }
-      />
-      <div className="mb-4">
-        <VersionSummary version={version} />
-      </div>
+      <FileEditorHeader title="Core principles" crumb={<>{CORE_FILE}: {version.constitution.core.length} principles, always active</>} version={version} />
       <CoreEditor original={file.text} files={version.files} baseVersionId={version.id} canEdit={roleAtLeast(me.role, "editor")} />
     </>
   );

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { NoConstitution } from "@/components/constitution/no-constitution";
 import { OverlayEditor } from "@/components/constitution/overlay-editor";
-import { VersionSummary } from "@/components/constitution/version-summary";
-import { Badge, PageHeader } from "@/components/ui/primitives";
+import { FileEditorHeader } from "@/components/constitution/file-editor-header";
+import { Badge } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { OVERLAYS_DIR } from "@/lib/constitution/schema";
@@ -27,25 +26,7 @@ export default async function OverlayPage({ params }: Params) {
   if (!file) notFound();
   return (
     <>
-      <PageHeader
-        title={`Overlay: ${domain}`}
-        description={
-          <>
-            <Link href="/constitution" className="font-medium text-indigo-600 hover:underline">
-              Constitution
-            </Link>{" "}
-            / {file.path} {overlay.sensitive ? <Badge tone="amber">sensitive</Badge> : null}
-          </>
-        }
-        actions={
-          <Link href="/constitution/history" className="text-sm font-medium text-indigo-600 hover:underline">
-            History
-          </Link>
-        }
-      />
-      <div className="mb-4">
-        <VersionSummary version={version} />
-      </div>
+      <FileEditorHeader title={`Overlay: ${domain}`} crumb={<>{file.path} {overlay.sensitive ? <Badge tone="amber">sensitive</Badge> : null}</>} version={version} />
       <OverlayEditor domain={domain} path={`${OVERLAYS_DIR}/${domain}.yaml`} original={file.text} files={version.files} baseVersionId={version.id} canEdit={roleAtLeast(me.role, "editor")} />
     </>
   );
