@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { baseUrl, databaseTarget, embeddingSettings, EnvError, parseEnv } from "./env";
+import { baseUrl, databaseTarget, embeddingSettings, EnvError, parseEnv, retrievalPath } from "./env";
 
 describe("parseEnv", () => {
   it("gives a zero-config environment: embedded database in .charter", () => {
@@ -56,12 +56,33 @@ describe("parseEnv", () => {
       apiKey: "sk-test",
       model: "text-embedding-3-small",
       timeoutMs: 2000,
+      promptTimeoutMs: 600,
     });
     expect(embeddingSettings(parseEnv({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", CHARTER_EMBEDDING_MODEL: "nomic-embed-text" }))).toEqual({
       baseURL: "http://127.0.0.1:11434/v1",
       apiKey: "not-needed",
       model: "nomic-embed-text",
       timeoutMs: 15_000,
+      promptTimeoutMs: 600,
     });
+  });
+});
+
+describe("retrieval path settings", () => {
+  it.each([
+    [{}, "lexical"],
+    [{ OPENAI_API_KEY: "k" }, "llm"],
+    [{ OPENAI_API_KEY: "k", CHARTER_EMBEDDING_MODEL: "m" }, "hybrid"],
+    [{ OPENAI_API_KEY: "k", CHARTER_EMBEDDING_MODEL: "m", CHARTER_RETRIEVAL_PATH: "lexical" }, "lexical"],
+  ] as const)("%j retrieves on the %s path", (vars, path) => {
+    expect(retrievalPath(parseEnv(vars))).toBe(path);
+  });
+
+  it.each([
+    [{ CHARTER_RETRIEVAL_PATH: "hybrid" }, "CHARTER_RETRIEVAL_PATH: hybrid needs CHARTER_EMBEDDING_MODEL and OPENAI_BASE_URL or OPENAI_API_KEY"],
+    [{ CHARTER_RETRIEVAL_PATH: "llm" }, "CHARTER_RETRIEVAL_PATH: llm needs OPENAI_BASE_URL or OPENAI_API_KEY"],
+    [{ CHARTER_SEMANTIC_FLOOR: "0.6", CHARTER_SEMANTIC_CEILING: "0.5" }, "CHARTER_SEMANTIC_CEILING: must be greater than CHARTER_SEMANTIC_FLOOR"],
+  ])("refuses %j, naming what is missing", (vars, message) => {
+    expect(() => parseEnv(vars)).toThrow(message);
   });
 });

@@ -66,6 +66,13 @@ export const envSchema = z.object({
     .max(100_000)
     .default(2400)
     .describe("Characters of principles injected per prompt; the least relevant soft principles are dropped first, never a hard one."),
+  CHARTER_EMBEDDING_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(60_000)
+    .default(600)
+    .describe("Hybrid path: embedding a prompt is abandoned after this long and the lexical result is used (the agent waits for it)."),
   CHARTER_SEMANTIC_FLOOR: z.coerce.number().min(-1).max(1).default(0.3).describe("Hybrid path: cosine similarity that counts as no evidence (calibrate with `charter constitution eval --semantic`)."),
   CHARTER_SEMANTIC_CEILING: z.coerce.number().min(-1).max(1).default(0.6).describe("Hybrid path: cosine similarity that counts as full evidence."),
   CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS: z.coerce
@@ -138,10 +145,10 @@ export function llmSettings(e: Env = env()): { baseURL?: string; apiKey: string;
 }
 
 /** The embedding model on the LLM's endpoint, when both are configured: the semantic step of retrieval is optional. */
-export function embeddingSettings(e: Env = env()): { baseURL?: string; apiKey: string; model: string; timeoutMs: number } | null {
+export function embeddingSettings(e: Env = env()): { baseURL?: string; apiKey: string; model: string; timeoutMs: number; promptTimeoutMs: number } | null {
   const llm = llmSettings(e);
   if (!llm || !e.CHARTER_EMBEDDING_MODEL) return null;
-  return { ...llm, model: e.CHARTER_EMBEDDING_MODEL };
+  return { ...llm, model: e.CHARTER_EMBEDDING_MODEL, promptTimeoutMs: e.CHARTER_EMBEDDING_TIMEOUT_MS };
 }
 
 /** The dashboard's base URL (sign-in links are built on it). */

@@ -63,12 +63,15 @@ function withChangedRule(): Constitution {
   return { ...base, core: [{ ...first!, rule: `${first!.rule} ${unique("edit")}` }, ...rest] };
 }
 
+/** Waits for the constitution's texts to be embedded (a retrieval does not: see the last test). */
+const WAIT = { wait: true };
+
 describe("semanticFor", () => {
   it("is null when no embedding model is configured", async () => {
     configure();
     delete process.env.CHARTER_EMBEDDING_MODEL;
     resetEnv();
-    expect(await semanticFor(version(base))).toBeNull();
+    expect(await semanticFor(version(base), WAIT)).toBeNull();
     expect(server.embeddingRequests).toEqual([]);
   });
 
@@ -77,7 +80,7 @@ describe("semanticFor", () => {
     const docs = semanticDocuments(base);
     const texts = [...new Set(docs.map((d) => d.text))];
 
-    const { index } = semantic(await semanticFor(version(base)));
+    const { index } = semantic(await semanticFor(version(base), WAIT));
 
     expect(embedded().sort()).toEqual([...texts].sort());
     expect(server.embeddingRequests.every((r) => r.model === model)).toBe(true);
@@ -91,23 +94,23 @@ describe("semanticFor", () => {
   it("asks nothing again for the same version, cached or not", async () => {
     configure();
     const v = version(base);
-    const first = await semanticFor(v);
+    const first = await semanticFor(v, WAIT);
     server.embeddingRequests.splice(0);
 
-    expect(await semanticFor(v)).toBe(first);
+    expect(await semanticFor(v, WAIT)).toBe(first);
     forgetSemantic();
-    expect(semantic(await semanticFor(v)).index).not.toBe(semantic(first).index);
+    expect(semantic(await semanticFor(v, WAIT)).index).not.toBe(semantic(first).index);
     expect(server.embeddingRequests).toEqual([]);
   });
 
   it("embeds only the changed texts of a new version", async () => {
     const model = configure();
-    await semanticFor(version(base));
+    await semanticFor(version(base), WAIT);
     const before = await stored(model);
     server.embeddingRequests.splice(0);
     const edited = withChangedRule();
 
-    await semanticFor(version(edited));
+    await semanticFor(version(edited), WAIT);
 
     const changed = semanticDocuments(edited).filter((d, i) => d.text !== semanticDocuments(base)[i]!.text);
     expect(changed.map((d) => d.key)).toEqual([`principle:${base.core[0]!.id}`]);
@@ -117,7 +120,7 @@ describe("semanticFor", () => {
 
   it("embeds the prompt and scores it against the index", async () => {
     configure();
-    const s = semantic(await semanticFor(version(base)));
+    const s = semantic(await semanticFor(version(base), WAIT));
     const domain = semanticDocuments(base).find((d) => d.key.startsWith("domain:"))!;
     reply = { vector: (input) => hashVector(input === "my prompt" ? domain.text : input) };
     server.embeddingRequests.splice(0);
@@ -133,27 +136,35 @@ describe("semanticFor", () => {
     reply = { status: 503 };
     const v = version(base);
 
-    expect(await semanticFor(v)).toEqual({ unavailable: expect.stringContaining("503") });
+    expect(await semanticFor(v, WAIT)).toEqual({ unavailable: expect.stringContaining("503") });
     expect(await stored(model)).toBe(0);
 
     reply = {};
     server.embeddingRequests.splice(0);
-    expect(await semanticFor(v)).toMatchObject({ unavailable: expect.stringContaining("503") });
+    expect(await semanticFor(v, WAIT)).toMatchObject({ unavailable: expect.stringContaining("503") });
     expect(server.embeddingRequests).toEqual([]);
 
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + SEMANTIC_RETRY_MS);
-    expect(semantic(await semanticFor(v)).index.model).toBe(model);
+    expect(semantic(await semanticFor(v, WAIT)).index.model).toBe(model);
     expect(await stored(model)).toBeGreaterThan(0);
   });
 
   it("refuses, and does not store, vectors of another dimension than the stored ones", async () => {
     const model = configure();
-    await semanticFor(version(base));
+    await semanticFor(version(base), WAIT);
     const before = await stored(model);
     reply = { vector: (input) => hashVector(input, 4) };
 
-    expect(await semanticFor(version(withChangedRule()))).toEqual({ unavailable: expect.stringMatching(/has 4 dimensions, the others 8/) });
+    expect(await semanticFor(version(withChangedRule()), WAIT)).toEqual({ unavailable: expect.stringMatching(/has 4 dimensions, the others 8/) });
     expect(await stored(model)).toBe(before);
+  });
+
+  it("does not make a retrieval wait while a version's texts are embedded: lexical until they are", async () => {
+    configure();
+    const v = version(withChangedRule());
+    expect(await semanticFor(v)).toEqual({ unavailable: "the constitution's texts are still being embedded; lexical until they are" });
+    const ready = semantic(await semanticFor(v, WAIT));
+    expect(semantic(await semanticFor(v))).toBe(ready);
   });
 });
