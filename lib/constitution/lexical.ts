@@ -16,7 +16,14 @@ export type DomainHit = {
   semantic?: number;
 };
 /** How well a principle's own text matches a prompt (0..1), and on which terms; `semantic` when the semantic step ran. */
-export type PrincipleMatch = { confidence: number; matched_terms: string[]; matched_phrases: string[]; semantic?: number };
+export type PrincipleMatch = {
+  confidence: number;
+  matched_terms: string[];
+  matched_phrases: string[];
+  /** False when the match rests on no keyword of the principle (its examples or rule alone): a domain does not carry such a match. */
+  weak?: boolean;
+  semantic?: number;
+};
 
 /** BM25 settings measured best for domain detection (retrieval.md: k1 = 2, b = 0). */
 export const DOMAIN_BM25 = { k: 2, b: 0, d: 0.5 } as const;
@@ -198,8 +205,9 @@ export class LexicalIndex {
       if (!r && found.length === 0) continue;
       const raw = (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
       // A principle's own match must rest on one of its keywords: its examples and rule only add to that.
-      const score = raw * (hasEvidence(r?.match ?? {}, found.length, ["keywords"], false) ? 1 : WEAK_EVIDENCE);
-      out.set(id, { confidence: confidence(score, PRINCIPLE_HALF_SCORE), matched_terms: [...(r?.terms ?? [])].sort(), matched_phrases: found.map((p) => p.text) });
+      const weak = !hasEvidence(r?.match ?? {}, found.length, ["keywords"], false);
+      const score = raw * (weak ? WEAK_EVIDENCE : 1);
+      out.set(id, { confidence: confidence(score, PRINCIPLE_HALF_SCORE), matched_terms: [...(r?.terms ?? [])].sort(), matched_phrases: found.map((p) => p.text), ...(weak ? { weak } : {}) });
     }
     return out;
   }

@@ -23,6 +23,7 @@ describe("scoreCandidates", () => {
     ["a domain principle on its domain alone: 0.95 x 0.5 is under the threshold", med, undefined, new Map([["medical", 0.95]]), null, null],
     ["a domain principle whose own match beats the domain's carry", med, match(0.8), new Map([["medical", 0.6]]), 0.8, "prompt"],
     ["a domain principle with a weak domain and a weak match", med, match(0.3), new Map([["medical", 0.55]]), null, null],
+    ["a domain principle matched on none of its keywords, under a strong domain: not carried", med, { ...match(0.3), weak: true }, new Map([["medical", 0.95]]), null, null],
   ] as const)("%s", (_label, p, own, domains, relevance, via) => {
     const scored = scoreCandidates([p], new Map(own ? [[p.id, own]] : []), domains, RULES);
     if (relevance === null) expect(scored).toEqual([]);

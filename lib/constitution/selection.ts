@@ -31,7 +31,9 @@ const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
  * gets the better of its own match and the domain's confidence scaled by
  * `domain_carry + (1 - domain_carry) * own`, so a strong domain carries a principle
  * the prompt touches weakly, and no principle comes in on the domain alone unless
- * `domain_carry` reaches the threshold. Only candidates at or above the threshold are returned.
+ * `domain_carry` reaches the threshold. A match that rests on none of the principle's
+ * keywords (a word of its examples or rule) is not carried. Only candidates at or above
+ * the threshold are returned.
  */
 export function scoreCandidates(
   inForce: readonly ResolvedPrinciple[],
@@ -44,7 +46,7 @@ export function scoreCandidates(
     const ownScore = match?.confidence ?? 0;
     const domain = principle.domain;
     const dom = domain ? (domainConfidence.get(domain) ?? 0) : 0;
-    const carried = dom * (rules.domain_carry + (1 - rules.domain_carry) * ownScore);
+    const carried = match?.weak ? 0 : dom * (rules.domain_carry + (1 - rules.domain_carry) * ownScore);
     const relevance = round4(Math.max(ownScore, carried));
     if (relevance <= 0 || relevance < rules.principle_min_relevance) return [];
     const viaDomain = carried > ownScore;
