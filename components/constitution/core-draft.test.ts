@@ -6,6 +6,7 @@ import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/con
 import { coreDraftFromYaml, coreDraftToYaml, type CoreDraft } from "./core-draft";
 import { issueText } from "./issues";
 import { emptyPrinciple, type PrincipleDraft } from "./principle-draft";
+import { invalidPrincipleCases } from "./invalid-principle-cases";
 
 const files = await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR);
 const shippedCore = files.find((f) => f.path === CORE_FILE)!;
@@ -90,12 +91,7 @@ describe("values the engine refuses reach it from the form, located at their fie
   };
   const first = draft.principles[0]!;
 
-  it.each([
-    ["a priority above 100", { ...first, priority: "150" }, "priority", "must be between 1 and 100"],
-    ["an empty priority", { ...first, priority: "" }, "priority", "must be a number"],
-    ["an empty title", { ...first, title: "" }, "title", "must not be empty"],
-    ["an unknown level", { ...first, level: "medium" }, "level", "Invalid option"],
-  ])("%s", (_, principle, field, reason) => {
+  it.each(invalidPrincipleCases(first))("%s", (_, principle, field, reason) => {
     const issues = issuesFor({ ...draft, principles: [principle, ...draft.principles.slice(1)] }).filter((i) => i.file === CORE_FILE);
     expect(issueText(issues, `principles[0].${field}`)).toContain(reason);
   });

@@ -4,6 +4,7 @@ import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/con
 import { issueText } from "./issues";
 import { draftFromYaml, draftToYaml } from "./overlay-draft";
 import { emptyPrinciple } from "./principle-draft";
+import { invalidPrincipleCases } from "./invalid-principle-cases";
 
 const files = await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR);
 const overlayFiles = files.filter((f) => f.path.startsWith("overlays/"));
@@ -55,12 +56,7 @@ describe("values the engine refuses reach it from the form, located at their fie
   };
   const first = read.draft.principles[0]!;
 
-  it.each([
-    ["a priority above 100", { ...first, priority: "150" }, "priority", "must be between 1 and 100"],
-    ["an empty priority", { ...first, priority: "" }, "priority", "must be a number"],
-    ["an empty title", { ...first, title: "" }, "title", "must not be empty"],
-    ["an unknown level", { ...first, level: "medium" }, "level", "Invalid option"],
-  ])("%s", (_, principle, field, reason) => {
+  it.each(invalidPrincipleCases(first))("%s", (_, principle, field, reason) => {
     const issues = issuesFor({ ...read.draft, principles: [principle, ...read.draft.principles.slice(1)] });
     expect(issueText(issues, `additional_principles[0].${field}`)).toContain(reason);
   });

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ConstitutionLinks, LINK_CLASS } from "@/components/constitution/section-links";
 import Link from "next/link";
 import { NoConstitution } from "@/components/constitution/no-constitution";
 import { OverlaysTable } from "@/components/constitution/overlays-table";
@@ -12,7 +13,6 @@ import { constitutionVersions } from "@/lib/db/constitution";
 
 export const metadata: Metadata = { title: "Constitution" };
 
-const linkClass = "text-sm font-medium text-indigo-600 hover:underline";
 
 export default async function ConstitutionPage() {
   const me = await requirePage("viewer");
@@ -21,19 +21,7 @@ export default async function ConstitutionPage() {
     <PageHeader
       title="Constitution"
       description="The principles your agents follow: core hard constraints and soft norms, plus domain overlays that add principles and change priorities when a request belongs to their domain."
-      actions={
-        <div className="flex gap-4 whitespace-nowrap">
-          <Link href="/constitution/history" className={linkClass}>
-            History
-          </Link>
-          <Link href="/constitution/evals" className={linkClass}>
-            Evals
-          </Link>
-          <Link href="/retrieval" className={linkClass}>
-            Retrieval playground
-          </Link>
-        </div>
-      }
+      actions={<ConstitutionLinks current="/constitution" />}
     />
   );
   if (!version) {
@@ -56,7 +44,7 @@ export default async function ConstitutionPage() {
         <Card
           title={`Principles (${version.constitution.core.length} core, ${principles.length - version.constitution.core.length} in overlays)`}
           actions={
-            <Link href="/constitution/core" className={linkClass}>
+            <Link href="/constitution/core" className={LINK_CLASS}>
               {roleAtLeast(me.role, "editor") ? "Edit core principles" : "View core principles"}
             </Link>
           }

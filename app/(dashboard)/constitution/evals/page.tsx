@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ConstitutionLinks, LINK_CLASS } from "@/components/constitution/section-links";
 import Link from "next/link";
 import { EvalFailures } from "@/components/constitution/eval-failures";
 import { trendPoints } from "@/components/constitution/eval-metrics";
@@ -14,7 +15,6 @@ import { evalHistory } from "@/lib/services/constitution-eval";
 export const metadata: Metadata = { title: "Constitution evals" };
 
 const HISTORY = 30;
-const linkClass = "text-sm font-medium text-indigo-600 hover:underline";
 
 type SearchParams = { searchParams: Promise<{ version?: string | string[] }> };
 
@@ -39,19 +39,7 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
           .
         </>
       }
-      actions={
-        <div className="flex gap-4 whitespace-nowrap">
-          <Link href="/constitution" className={linkClass}>
-            Constitution
-          </Link>
-          <Link href="/constitution/history" className={linkClass}>
-            History
-          </Link>
-          <Link href="/retrieval" className={linkClass}>
-            Retrieval playground
-          </Link>
-        </div>
-      }
+      actions={<ConstitutionLinks current="/constitution/evals" />}
     />
   );
   const current = history.find((h) => h.current) ?? history[0];
@@ -80,7 +68,7 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
                 <span className="flex items-center gap-3">
                   <span data-testid="eval-result">{run.passed ? <Badge tone="green">all thresholds met</Badge> : <Badge tone="red">{`missed ${run.thresholds.filter((t) => !t.ok).length} of ${run.thresholds.length} thresholds`}</Badge>}</span>
                   {run.failures.length ? (
-                    <a href="#failures" className={linkClass}>
+                    <a href="#failures" className={LINK_CLASS}>
                       {run.failures.length} {run.failures.length === 1 ? "failure" : "failures"}
                     </a>
                   ) : null}

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ConstitutionLinks } from "@/components/constitution/section-links";
 import { CompareForm } from "@/components/constitution/compare-form";
 import { FileDiffs } from "@/components/constitution/file-diffs";
 import { NoConstitution } from "@/components/constitution/no-constitution";
@@ -27,16 +27,7 @@ export default async function HistoryPage({ searchParams }: SearchParams) {
     <PageHeader
       title="Constitution history"
       description="Every saved version, newest first. Versions are never changed: a rollback saves an earlier version's content as a new version."
-      actions={
-        <div className="flex gap-4 whitespace-nowrap">
-          <Link href="/constitution" className="text-sm font-medium text-indigo-600 hover:underline">
-            Constitution
-          </Link>
-          <Link href="/constitution/evals" className="text-sm font-medium text-indigo-600 hover:underline">
-            Evals
-          </Link>
-        </div>
-      }
+      actions={<ConstitutionLinks current="/constitution/history" />}
     />
   );
   if (!current) {
