@@ -20,7 +20,7 @@ export type PrincipleMatch = {
   confidence: number;
   matched_terms: string[];
   matched_phrases: string[];
-  /** False when the match rests on no keyword of the principle (its examples or rule alone): a domain does not carry such a match. */
+  /** True when the match rests on none of the principle's keywords (its examples or rule alone): a domain does not carry such a match. */
   weak?: boolean;
   semantic?: number;
 };
@@ -204,7 +204,7 @@ export class LexicalIndex {
       const r = bm25.get(id);
       if (!r && found.length === 0) continue;
       const raw = (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
-      // A principle's own match must rest on one of its keywords: its examples and rule only add to that.
+      // A principle's own match should rest on one of its keywords: without one, its examples and rule count a quarter.
       const weak = !hasEvidence(r?.match ?? {}, found.length, ["keywords"], false);
       const score = raw * (weak ? WEAK_EVIDENCE : 1);
       out.set(id, { confidence: confidence(score, PRINCIPLE_HALF_SCORE), matched_terms: [...(r?.terms ?? [])].sort(), matched_phrases: found.map((p) => p.text), ...(weak ? { weak } : {}) });
