@@ -2,7 +2,8 @@ import type { EvalFailure, EvalMetrics, EvalReport, ThresholdResult } from "@/li
 import { db } from "./client";
 import type { Prisma } from "./generated/prisma/client";
 
-export type EvalPath = "lexical" | "hybrid";
+/** "lexical", or "hybrid:<embedding model>" (a run depends on the model). */
+export type EvalPath = "lexical" | `hybrid:${string}`;
 /** A stored eval run: the report without its per-case rows. */
 export type EvalRun = { versionId: number; path: EvalPath; passed: boolean; caseCount: number; metrics: EvalMetrics; thresholds: ThresholdResult[]; failures: EvalFailure[]; createdAt: Date };
 

@@ -9,12 +9,16 @@ import {
   type EvalComparison,
   type EvalReport,
   type ReplayImpact,
+  type SemanticSimilarities,
 } from "@/lib/constitution";
 import { ConstitutionInvalidError, constitutionVersions, type Version } from "@/lib/db/constitution";
 import { constitutionEvals, type EvalRun } from "@/lib/db/constitution-evals";
 import { recentPrompts } from "@/lib/db/turns";
+import { embeddingSettings, retrievalPath } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
 import { DEFAULT_REPLAY, MAX_REPLAY } from "@/lib/schemas/constitution";
+import { envStoreConfig } from "./constitution";
+import { semanticFor } from "./embeddings";
 
 
 // Stores of stored versions are immutable, so they are built once (index build ~60 ms).
@@ -23,10 +27,36 @@ const stores = new Map<number, ConstitutionStore>();
 function storeOf(version: Version): ConstitutionStore {
   let store = stores.get(version.id);
   if (!store) {
-    store = new ConstitutionStore(version.constitution);
+    store = new ConstitutionStore(version.constitution, envStoreConfig());
     stores.set(version.id, store);
   }
   return store;
+}
+
+/**
+ * A version's eval run on the hybrid path, when the server retrieves on it: the eval
+ * prompts embedded in batches, stored once per version. Null on another path;
+ * `{ unavailable }` when the embeddings endpoint cannot serve it (nothing stored).
+ */
+export async function hybridEvalOfVersion(versionId: number): Promise<EvalRun | { unavailable: string } | null> {
+  const settings = embeddingSettings();
+  if (retrievalPath() !== "hybrid" || !settings) return null;
+  const path = `hybrid:${settings.model}` as const;
+  const stored = await constitutionEvals.get(versionId, path);
+  if (stored) return stored;
+  const version = await constitutionVersions.get(versionId);
+  const semantic = await semanticFor(version, { wait: true });
+  if (!semantic) return null;
+  if ("unavailable" in semantic) return semantic;
+  const prompts = version.evals.cases.map((c) => c.prompt);
+  let sims: SemanticSimilarities[];
+  try {
+    sims = await semantic.similaritiesOfMany(prompts);
+  } catch (error) {
+    return { unavailable: error instanceof Error ? error.message : String(error) };
+  }
+  const byPrompt = new Map(prompts.map((p, i) => [p, sims[i]!]));
+  return constitutionEvals.put(version.id, path, await evalLexical(storeOf(version), version.evals, (p) => byPrompt.get(p)));
 }
 
 /** A version's eval run on the lexical path, computed and stored on first request. */
@@ -75,7 +105,7 @@ export async function previewChange(input: { baseVersionId: number; path: string
   if (!Number.isInteger(limit) || limit < 0 || limit > MAX_REPLAY) throw new ValidationError(`replay must be a whole number from 0 to ${MAX_REPLAY}.`);
 
   const before = storeOf(base);
-  const after = new ConstitutionStore(parsed.constitution);
+  const after = new ConstitutionStore(parsed.constitution, envStoreConfig());
   const [onBase, onDraft, prompts] = await Promise.all([evalLexical(before, parsed.evals), evalLexical(after, parsed.evals), recentPrompts(limit)]);
   return {
     baseVersionId: base.id,

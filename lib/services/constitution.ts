@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ConstitutionStore, UnknownDomainError, type Retrieval, type SemanticPort } from "@/lib/constitution";
+import { ConstitutionStore, UnknownDomainError, type ConstitutionStoreConfigInput, type Retrieval, type SemanticPort } from "@/lib/constitution";
 import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
 import { db } from "@/lib/db/client";
 import { embeddingSettings, env, llmSettings, retrievalPath } from "@/lib/env";
@@ -37,6 +37,11 @@ function semanticPort(version: Parameters<typeof semanticFor>[0]): SemanticPort 
   };
 }
 
+/** The retrieval settings the environment gives (budget, semantic calibration): the server, evals and previews use the same. */
+export function envStoreConfig(e = env()): ConstitutionStoreConfigInput {
+  return { context_budget_chars: e.CHARTER_CONTEXT_BUDGET_CHARS, semantic_floor: e.CHARTER_SEMANTIC_FLOOR, semantic_ceiling: e.CHARTER_SEMANTIC_CEILING };
+}
+
 /**
  * The store for the constitution version in force, rebuilt only when the version
  * changes, on the path CHARTER_RETRIEVAL_PATH chooses (lexical, hybrid or llm).
@@ -56,9 +61,7 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
         prefilter_model: e.CHARTER_LLM_MODEL,
         agent_model: e.CHARTER_LLM_MODEL,
         llm_timeout_ms: e.CHARTER_LLM_TIMEOUT_MS,
-        context_budget_chars: e.CHARTER_CONTEXT_BUDGET_CHARS,
-        semantic_floor: e.CHARTER_SEMANTIC_FLOOR,
-        semantic_ceiling: e.CHARTER_SEMANTIC_CEILING,
+        ...envStoreConfig(e),
       },
       {
         llm: llm ? createLlmClient({ baseURL: llm.baseURL, apiKey: llm.apiKey, log: callLog() }) : undefined,

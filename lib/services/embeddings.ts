@@ -13,6 +13,8 @@ export type Semantic = {
   embedPrompt(prompt: string, ctx?: { requestId?: string }): Promise<number[]>;
   /** The prompt's similarities to each domain and principle: the store's SemanticPort. */
   similarities(prompt: string, ctx?: RequestContext): Promise<SemanticSimilarities>;
+  /** Many texts' similarities at once, in batches with the long timeout (evals, not an agent's path). */
+  similaritiesOfMany(texts: string[]): Promise<SemanticSimilarities[]>;
 };
 
 export type SemanticAvailability = Semantic | { unavailable: string } | null;
@@ -46,7 +48,12 @@ async function build(constitution: Constitution, port: EmbeddingPort, promptPort
   await constitutionEmbeddings.putMany(port.model, rows);
 
   const embedPrompt = async (prompt: string, ctx?: { requestId?: string }) => (await promptPort.embed([prompt], ctx))[0]!;
-  return { index, embedPrompt, similarities: async (prompt, ctx) => index.scores(await embedPrompt(prompt, ctx)) };
+  return {
+    index,
+    embedPrompt,
+    similarities: async (prompt, ctx) => index.scores(await embedPrompt(prompt, ctx)),
+    similaritiesOfMany: async (texts) => (texts.length ? await port.embed(texts) : []).map((v) => index.scores(v)),
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ import { NoConstitution } from "@/components/constitution/no-constitution";
 import { NoEvals } from "@/components/constitution/no-evals";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
-import { evalHistory } from "@/lib/services/constitution-eval";
+import { evalHistory, hybridEvalOfVersion } from "@/lib/services/constitution-eval";
 
 export const metadata: Metadata = { title: "Constitution evals" };
 
@@ -54,6 +54,8 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
   const asked = versionParam((await searchParams).version);
   const entry = asked === null ? current : history.find((h) => h.versionId === asked);
   const { run } = entry ?? current;
+  // With embeddings configured, the hybrid path the server retrieves on is measured beside the lexical one.
+  const hybrid = entry && run.caseCount > 0 ? await hybridEvalOfVersion(entry.versionId) : null;
   const title = entry ? `Version ${entry.versionId}${entry.current ? " (current)" : ""}: ${run.caseCount} ${run.caseCount === 1 ? "case" : "cases"}` : "";
 
   return (
@@ -89,6 +91,19 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
             </p>
           </Card>
         )}
+        {hybrid ? (
+          <Card title={`Hybrid path (lexical with embeddings), version ${entry!.versionId}`}>
+            {"unavailable" in hybrid ? (
+              <p role="alert" className="text-sm text-amber-800">
+                Not measured: {hybrid.unavailable}
+              </p>
+            ) : (
+              <div data-testid="hybrid-metrics">
+                <EvalStatCards metrics={hybrid.metrics} thresholds={hybrid.thresholds} />
+              </div>
+            )}
+          </Card>
+        ) : null}
         <Card title="Over versions">
           <EvalTrendChart points={trendPoints(history)} />
         </Card>
