@@ -21,14 +21,18 @@ import { envStoreConfig } from "./constitution";
 import { semanticFor } from "./embeddings";
 
 
-// Stores of stored versions are immutable, so they are built once (index build ~60 ms).
+// Stored versions are immutable, so their stores are kept (an index takes ~60 ms to build);
+// the most recently used few only, as the Evals page may walk many versions.
 const stores = new Map<number, ConstitutionStore>();
+const MAX_STORES = 8;
 
 function storeOf(version: Version): ConstitutionStore {
-  let store = stores.get(version.id);
-  if (!store) {
-    store = new ConstitutionStore(version.constitution, envStoreConfig());
-    stores.set(version.id, store);
+  const store = stores.get(version.id) ?? new ConstitutionStore(version.constitution, envStoreConfig());
+  stores.delete(version.id);
+  stores.set(version.id, store);
+  for (const oldest of stores.keys()) {
+    if (stores.size <= MAX_STORES) break;
+    stores.delete(oldest);
   }
   return store;
 }
