@@ -55,3 +55,23 @@ export class LlmCallError extends Error {
     this.name = "LlmCallError";
   }
 }
+
+/** What went wrong with a call, as the debug info's fallbacks say it. */
+export function failureReason(error: unknown): string {
+  if (error instanceof LlmTimeoutError) return `timeout: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs `tasks` with at most `limit` in flight (the domain agents); results keep the tasks' order. */
+export async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}

@@ -3,7 +3,7 @@ import type { ResolvedPrinciple } from "./conflict";
 import { storeConfig, type ConstitutionStoreConfig, type ConstitutionStoreConfigInput } from "./config";
 import { LexicalIndex, type DomainHit } from "./lexical";
 import { agentMessages, agentReplySchema, prefilterMessages, prefilterReplySchema, readAgentReply, readPrefilterReply } from "./llm-prompts";
-import { LlmTimeoutError, type LlmPort } from "./llm-port";
+import { failureReason, pool, type LlmPort } from "./llm-port";
 import { getConstitution } from "./overlay";
 import { PrefilterCache, type OrchestrationEvent, type RequestContext } from "./prefilter-cache";
 import type { Constitution } from "./schema";
@@ -46,25 +46,6 @@ type Deps = { llm?: LlmPort; semantic?: SemanticPort; onEvent?: (event: Orchestr
 
 const CORE_AGENT = "core";
 const round = (ms: number) => Math.round(ms * 100) / 100;
-
-/** Runs `tasks` with at most `limit` in flight; results keep the tasks' order. */
-async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const i = next++;
-      results[i] = await tasks[i]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
-}
-
-function reasonOf(error: unknown): string {
-  if (error instanceof LlmTimeoutError) return `timeout: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The constitution store (seed 001's ConstitutionStore as a facade): overlay
@@ -131,7 +112,7 @@ export class ConstitutionStore {
       try {
         sims = await this.deps.semantic.similarities(prompt, ctx);
       } catch (error) {
-        fallbacks.push({ stage: "embeddings", reason: `${reasonOf(error)}: used the lexical path alone` });
+        fallbacks.push({ stage: "embeddings", reason: `${failureReason(error)}: used the lexical path alone` });
       }
     }
     const path = this.usesLlm ? "llm" : sims ? "hybrid" : "lexical";
@@ -259,7 +240,7 @@ export class ConstitutionStore {
       const known = new Set(shown.map((o) => o.domain));
       return readPrefilterReply(parsed.value, known, this.config.max_prefilter_domains).map((d) => ({ ...d, source: "llm" as const }));
     } catch (error) {
-      fallbacks.push({ stage: "prefilter", reason: `${reasonOf(error)}: used the lexical domains` });
+      fallbacks.push({ stage: "prefilter", reason: `${failureReason(error)}: used the lexical domains` });
       return fromLexical;
     }
   }
@@ -307,7 +288,7 @@ export class ConstitutionStore {
               why: { via: "llm" as const, domain: group.name === CORE_AGENT ? null : group.name, domain_confidence: null, own: r.confidence, matched_terms: [], matched_phrases: [], semantic: null },
             }));
         } catch (error) {
-          return fallback(reasonOf(error));
+          return fallback(failureReason(error));
         }
       }),
       this.config.max_parallel_agents,
