@@ -1,14 +1,15 @@
 import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "./errors";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
 
-function charter(args: string[], env: Record<string, string> = {}) {
+function charter(args: string[], env: Record<string, string> = {}, cwd?: string) {
   const base = { ...process.env };
   delete base.DATABASE_URL;
-  const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...base, ...env }, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...base, ...env }, encoding: "utf8", timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -17,6 +18,13 @@ describe("charter CLI", () => {
     const { code, stdout } = charter([...args, "--help"]);
     expect(code).toBe(EXIT.ok);
     expect(stdout).toMatch(/^Usage: charter/);
+  }, 60_000);
+
+  it("works from outside the repository, as people run it from their agent's project", () => {
+    const { code, stdout, stderr } = charter(["constitution", "validate"], {}, tmpdir());
+    expect(stderr).toBe("");
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toMatch(/^ok: \d+ core principles/);
   }, 60_000);
 
   it("exits 2 on a usage mistake", () => {

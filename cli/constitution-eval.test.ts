@@ -16,13 +16,13 @@ function bagOfWords(text: string): number[] {
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
 
-// From the repository root: running from any directory is issue #14's.
-const ROOT = path.resolve(import.meta.dirname, "..");
+// Run from outside the repository, as people run it from their agent's project.
+const CWD = tmpdir();
 
 function charter(args: string[], extraEnv: Record<string, string> = {}) {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
   delete env.DATABASE_URL;
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: CWD, env, encoding: "utf8", timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -57,7 +57,7 @@ describe("charter constitution eval", () => {
     const dir = constitutionDir("peanut, allergy, nuts");
     const { code, stdout } = charter(["constitution", "eval", "--dir", dir]);
     expect(code).toBe(EXIT.ok);
-    expect(stdout).toContain(`eval: 3 cases (${path.relative(ROOT, dir)}, lexical path)`);
+    expect(stdout).toContain(`eval: 3 cases (${path.relative(CWD, dir)}, lexical path)`);
     expect(stdout).toMatch(/principle hit rate\s+1\s+>= 1\s+ok\s+of 2 prompts with expected principles/);
     expect(stdout).toMatch(/trap rate\s+0\s+<= 0\s+ok\s+of 1 prompts with forbidden principles/);
     expect(stdout).toContain("thresholds: all met");
@@ -124,7 +124,7 @@ describe("charter constitution eval", () => {
       const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test", CHARTER_EMBEDDING_MODEL: "bag-of-words" };
       const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         // Async spawn: the scripted server answers from this process.
-        const child = spawn(process.execPath, [BIN, "constitution", "eval", "--dir", dir, "--semantic", "--json"], { cwd: ROOT, env: { ...process.env, ...env, DATABASE_URL: "" } });
+        const child = spawn(process.execPath, [BIN, "constitution", "eval", "--dir", dir, "--semantic", "--json"], { cwd: CWD, env: { ...process.env, ...env, DATABASE_URL: "" } });
         let out = "";
         let err = "";
         child.stdout.on("data", (d: Buffer) => (out += d.toString()));
