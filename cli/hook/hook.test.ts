@@ -278,10 +278,11 @@ describe("charter hook, server down, slow or refusing", () => {
 describe("charter hook, usage", () => {
   const env = { CHARTER_URL: "http://127.0.0.1:9", CHARTER_SPOOL_DIR: path.join(os.tmpdir(), "charter-hook-unused") };
 
-  it("exits 2 on an unknown event, with one line", async () => {
-    const result = await run(["hook", "PreToolUse"], "{}", env);
-    expect(result.code).toBe(EXIT.usage);
-    expect(lines(result.stderr)).toEqual([`charter: unknown hook event "PreToolUse" (expected ${HOOK_EVENTS.join(", ")}) (run with --help for usage)`]);
+  // Claude Code reads exit 2 from a hook as "block the agent": a misspelt event must never do that.
+  it.each([[["hook", "PreToolUse"]], [["hook", "stop"]]])("%j exits 1, not 2, with one line", async (args) => {
+    const result = await run(args, "{}", env);
+    expect(result.code).toBe(EXIT.invalid);
+    expect(lines(result.stderr)).toEqual([`charter: unknown hook event "${args[1]}" (expected ${HOOK_EVENTS.join(", ")}) (run with --help for usage)`]);
   });
 
   it.each([["not json"], [""], ["[]"]])("exits 1 on the payload %j, with one line", async (input) => {
@@ -296,7 +297,11 @@ describe("charter hook, usage", () => {
     expect(result.stdout).toMatch(/^Usage: charter (hook|spool)/);
   });
 
-  it.each([[["spool"]], [["spool", "drain"]], [["hook"]], [[]]])("%j is a usage error", async (args) => {
+  it.each([[["spool"]], [["spool", "drain"]], [[]]])("%j is a usage error", async (args) => {
     expect((await run(args, "", env)).code).toBe(EXIT.usage);
+  });
+
+  it.each([[["hook"]], [["hook", "Stop", "extra"]]])("%j is a mistake that exits 1, as every hook mistake does", async (args) => {
+    expect((await run(args, "", env)).code).toBe(EXIT.invalid);
   });
 });

@@ -36,10 +36,13 @@ remain. Settings as for \`charter hook\` (see charter hook --help).
 
 const wantsHelp = (args: string[]) => args.some((a) => a === "--help" || a === "-h");
 
-function usage(message: string): number {
+function usage(message: string, code: number = EXIT.usage): number {
   processIo.err(`${message} (run with --help for usage)`);
-  return EXIT.usage;
+  return code;
 }
+
+/** A mistake in a hook's command line exits 1, not 2: Claude Code reads exit 2 from a hook as "block the agent". */
+const hookUsage = (message: string) => usage(message, EXIT.invalid);
 
 /**
  * Past the budget, whatever is still pending is spooled and the process exits 0: a
@@ -63,9 +66,9 @@ async function main(args: string[]): Promise<number> {
   if (command === "hook") {
     if (wantsHelp(rest)) return (processIo.out(HOOK_HELP), EXIT.ok);
     const [event, ...extra] = rest;
-    if (!event) return usage("missing the hook event");
-    if (!isHookEvent(event)) return usage(`unknown hook event "${event}" (expected ${HOOK_EVENTS.join(", ")})`);
-    if (extra.length) return usage(`unexpected argument "${extra[0]}"`);
+    if (!event) return hookUsage("missing the hook event");
+    if (!isHookEvent(event)) return hookUsage(`unknown hook event "${event}" (expected ${HOOK_EVENTS.join(", ")})`);
+    if (extra.length) return hookUsage(`unexpected argument "${extra[0]}"`);
     const state: HookState = {};
     startWatchdog(state);
     return runHook(event, await readStdin(), { config: loadHookConfig(), state });
