@@ -3,7 +3,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
-import { parseConstitution, type ConstitutionFile } from "./parse";
+import { parseConstitution, withFile, type ConstitutionFile } from "./parse";
 import { CORE_FILE, formatIssue, OVERLAYS_DIR, type ConstitutionIssue } from "./schema";
 import { serializeConstitution } from "./serialize";
 
@@ -199,5 +199,21 @@ describe("serializeConstitution round-trip", () => {
     if (!first.ok) throw new Error(first.issues.map(formatIssue).join("\n"));
     const back = parseConstitution(serializeConstitution(first.constitution));
     expect(back.ok && isDeepStrictEqual(back.constitution, first.constitution)).toBe(true);
+  });
+});
+
+describe("withFile", () => {
+  const files = [
+    { path: "core.yaml", text: "a" },
+    { path: "overlays/medical.yml", text: "b" },
+    { path: "overlays/legal.yaml", text: "c" },
+  ];
+  it.each([
+    ["replaces a file at the path", "overlays/legal.yaml", ["core.yaml:a", "overlays/medical.yml:b", "overlays/legal.yaml:new"]],
+    ["replaces the .yml twin of a .yaml path", "overlays/medical.yaml", ["core.yaml:a", "overlays/legal.yaml:c", "overlays/medical.yaml:new"]],
+    ["replaces the .yaml twin of a .yml path", "overlays/legal.yml", ["core.yaml:a", "overlays/medical.yml:b", "overlays/legal.yml:new"]],
+    ["adds a new file", "eval/more.yaml", ["core.yaml:a", "overlays/medical.yml:b", "overlays/legal.yaml:c", "eval/more.yaml:new"]],
+  ])("%s", (_label, path, expected) => {
+    expect(withFile(files, path, "new").map((f) => `${f.path}:${f.text}`)).toEqual(expected);
   });
 });

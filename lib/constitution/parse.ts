@@ -16,6 +16,15 @@ import { EVAL_DIR, evalFileSchema, strictest, type EvalCase, type EvalSet, type 
 /** A constitution file: its path relative to the constitution directory, and its text. */
 export type ConstitutionFile = { path: string; text: string };
 
+/**
+ * The files with `path` set to `text`: an existing file at that path, or its `.yml`/`.yaml`
+ * twin (one overlay either way), is replaced. What a save and an impact preview both apply.
+ */
+export function withFile(files: readonly ConstitutionFile[], path: string, text: string): ConstitutionFile[] {
+  const twin = path.endsWith(".yaml") ? path.replace(/\.yaml$/, ".yml") : path.replace(/\.yml$/, ".yaml");
+  return [...files.filter((f) => f.path !== path && f.path !== twin), { path, text }];
+}
+
 export type ParseResult = { ok: true; constitution: Constitution; evals: EvalSet } | { ok: false; issues: ConstitutionIssue[] };
 
 type Located = { file: string; doc: Document; lines: LineCounter };

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { allPrinciples } from "@/lib/constitution/overlay";
-import { canonicalFiles, formatIssue, OVERLAYS_DIR, parseConstitution, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
+import { canonicalFiles, formatIssue, OVERLAYS_DIR, parseConstitution, withFile, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
@@ -132,9 +132,7 @@ export const constitutionVersions = {
   async saveFile(input: { path: string; text: string; baseVersionId: number; message: string; action: string }, actor: Actor): Promise<VersionMeta> {
     if (!input.path.endsWith(".yaml")) throw new ValidationError(`Save ${input.path} as a .yaml file.`);
     const base = await this.get(input.baseVersionId);
-    const twin = input.path.replace(/\.yaml$/, ".yml");
-    const files = [...base.files.filter((f) => f.path !== input.path && f.path !== twin), { path: input.path, text: input.text }];
-    return this.save({ files, baseVersionId: input.baseVersionId, message: input.message, action: input.action, file: input.path }, actor);
+    return this.save({ files: withFile(base.files, input.path, input.text), baseVersionId: input.baseVersionId, message: input.message, action: input.action, file: input.path }, actor);
   },
 
   /** Replaces one overlay's file in the base version and saves the result. */

@@ -5,7 +5,7 @@ import {
   injectedIds,
   parseConstitution,
   replayImpact,
-  type ConstitutionFile,
+  withFile,
   type EvalComparison,
   type EvalReport,
   type ReplayImpact,
@@ -19,7 +19,6 @@ import { ValidationError } from "@/lib/errors";
 import { DEFAULT_REPLAY, MAX_REPLAY } from "@/lib/schemas/constitution";
 import { envStoreConfig } from "./constitution";
 import { semanticFor } from "./embeddings";
-
 
 // Stored versions are immutable, so their stores are kept (an index takes ~60 ms to build);
 // the most recently used few only, as the Evals page may walk many versions.
@@ -102,8 +101,7 @@ export type ImpactPreview = {
 export async function previewChange(input: { baseVersionId: number; path: string; text: string; replay?: number }): Promise<ImpactPreview> {
   const started = performance.now();
   const base = await constitutionVersions.get(input.baseVersionId);
-  const files: ConstitutionFile[] = [...base.files.filter((f) => f.path !== input.path && f.path !== twinPath(input.path)), { path: input.path, text: input.text }];
-  const parsed = parseConstitution(files);
+  const parsed = parseConstitution(withFile(base.files, input.path, input.text));
   if (!parsed.ok) throw new ConstitutionInvalidError(parsed.issues);
   const limit = input.replay ?? DEFAULT_REPLAY;
   if (!Number.isInteger(limit) || limit < 0 || limit > MAX_REPLAY) throw new ValidationError(`replay must be a whole number from 0 to ${MAX_REPLAY}.`);
@@ -118,9 +116,4 @@ export async function previewChange(input: { baseVersionId: number; path: string
     replay: replayImpact(prompts, injectedIds(before), injectedIds(after)),
     ms: Math.round(performance.now() - started),
   };
-}
-
-/** `overlays/x.yaml` and `overlays/x.yml` name one overlay: a save replaces both. */
-function twinPath(path: string): string {
-  return path.endsWith(".yaml") ? path.replace(/\.yaml$/, ".yml") : path.replace(/\.yml$/, ".yaml");
 }
