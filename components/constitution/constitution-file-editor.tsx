@@ -3,6 +3,7 @@ import { useId, useMemo, useState, type ReactNode } from "react";
 import { Card, ErrorText, cx } from "@/components/ui/primitives";
 import type { ConstitutionFile } from "@/lib/constitution/parse";
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
+import { ImpactPreview } from "./impact-preview";
 import { IssueList } from "./issue-list";
 import { mergeIssues } from "./issues";
 import type { DraftRead } from "./principle-draft";
@@ -17,9 +18,6 @@ type FormState<D> = { draft: D; readFrom: { draft: D; text: string } };
 /** What a file's form view is given: the draft, the engine's issues in this file, and where edits go. */
 export type FileFormProps<D> = { draft: D; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (draft: D) => void };
 
-/** The change as it would be saved: for a preview of its effect. */
-export type PendingChange = { path: string; text: string; baseVersionId: number };
-
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
@@ -27,7 +25,8 @@ const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * switching. The whole constitution is validated as you type, and Save sends the YAML
  * on top of the version the page was loaded with. What is file-specific comes in as
  * props: how the file reads into a draft (`read`), how a draft is written (`write`),
- * the form (`renderForm`) and the server action that saves it (`save`).
+ * the form (`renderForm`) and the server action that saves it (`save`). Above Save, the
+ * impact preview shows what the change would do to the eval set and recent prompts.
  */
 export function ConstitutionFileEditor<D>({
   noun,
@@ -41,7 +40,6 @@ export function ConstitutionFileEditor<D>({
   renderForm,
   save,
   reloadHref,
-  renderPreview,
 }: {
   /** What the file is, in lower case ("overlay", "core file"): names the views, the YAML editor and the save form. */
   noun: string;
@@ -59,8 +57,6 @@ export function ConstitutionFileEditor<D>({
   save: SaveFile;
   /** Where "Reload" leads after a conflict: this editor's page. */
   reloadHref: string;
-  /** What saving would change, shown above Save; given the change as it stands. */
-  renderPreview?: (change: PendingChange) => ReactNode;
 }) {
   const panelId = useId();
   const [base, setBase] = useState({ id: baseVersionId, text: original });
@@ -144,7 +140,7 @@ export function ConstitutionFileEditor<D>({
             blockedBecause={blockedBecause}
             save={save}
             reloadHref={reloadHref}
-            preview={renderPreview?.({ path, text, baseVersionId: base.id })}
+            preview={<ImpactPreview path={path} text={text} baseVersionId={base.id} canPreview={canEdit} />}
             onSaved={(id, saved) => setBase({ id, text: saved })}
             onRefused={(refusedText, refusedIssues) => setRefused({ text: refusedText, issues: refusedIssues })}
           />

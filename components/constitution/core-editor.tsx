@@ -3,7 +3,6 @@ import { saveCoreAction } from "@/lib/actions/save-core";
 import type { ConstitutionFile } from "@/lib/constitution/parse";
 import { CORE_FILE } from "@/lib/constitution/schema";
 import { ConstitutionFileEditor } from "./constitution-file-editor";
-import { ImpactPreview } from "./impact-preview";
 import { coreDraftFromYaml, coreDraftToYaml } from "./core-draft";
 import { CoreForm } from "./core-form";
 
@@ -22,7 +21,6 @@ export function CoreEditor({ original, files, baseVersionId, canEdit }: { origin
       renderForm={(props) => <CoreForm {...props} />}
       save={saveCoreAction}
       reloadHref="/constitution/core"
-      renderPreview={(change) => <ImpactPreview {...change} canPreview={canEdit} />}
     />
   );
 }

@@ -3,7 +3,6 @@ import { useCallback } from "react";
 import { saveOverlayAction } from "@/lib/actions/save-overlay";
 import type { ConstitutionFile } from "@/lib/constitution/parse";
 import { ConstitutionFileEditor } from "./constitution-file-editor";
-import { ImpactPreview } from "./impact-preview";
 import { draftFromYaml, draftToYaml, type OverlayDraft } from "./overlay-draft";
 import { OverlayForm } from "./overlay-form";
 
@@ -39,7 +38,6 @@ export function OverlayEditor({
       renderForm={(props) => <OverlayForm {...props} />}
       save={(input) => saveOverlayAction({ domain, ...input })}
       reloadHref={`/constitution/overlays/${domain}`}
-      renderPreview={(change) => <ImpactPreview {...change} canPreview={canEdit} />}
     />
   );
 }
