@@ -22,6 +22,12 @@ export const userPromptSubmitSchema = z.strictObject({
   ...base,
   type: z.literal("UserPromptSubmit"),
   prompt: z.string().max(200_000).describe("The prompt the user submitted."),
+  context_delivered: z
+    .boolean()
+    .optional()
+    .describe(
+      "false when the hook could not pass the server's answer to the agent (the event was spooled and is replayed, or imported): the turn then records no injected principles or key points, only what would have been injected. Absent means the answer is the reply to this request.",
+    ),
 });
 
 export const postToolUseSchema = z.strictObject({
