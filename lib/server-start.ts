@@ -3,15 +3,38 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ensureConstitution } from "@/lib/services/constitution";
 import { startRecomputeWorker } from "@/lib/services/recompute";
+import { startReflectionWorker } from "@/lib/services/reflect";
+import { currentStore } from "@/lib/services/constitution";
+import { weightSets } from "@/lib/db/weights";
+import { markStarting } from "@/lib/startup";
+
+/**
+ * Builds the retrieval index of the version in force and runs one retrieval, so that
+ * the first prompt after a start is answered inside the hook's budget.
+ */
+async function warmRetrieval(): Promise<void> {
+  const started = performance.now();
+  const [{ store }] = await Promise.all([currentStore(), weightSets.current()]);
+  store.retrieveLexical("warm up the retrieval index before the first prompt");
+  log.info(`retrieval index ready in ${Math.round(performance.now() - started)} ms`);
+}
 
 /** Work done once per server process, after migrations (which `charter serve` runs first). */
 export async function onServerStart(): Promise<void> {
+  markStarting(true);
   try {
     await ensureConstitution();
   } catch (error) {
     log.error("could not import the shipped constitution", error);
   }
+  try {
+    await warmRetrieval();
+  } catch (error) {
+    log.error("could not build the retrieval index", error);
+  }
+  markStarting(false);
   startRecomputeWorker();
+  if (env().CHARTER_REFLECT_ON_SESSION_END) startReflectionWorker();
   try {
     const link = await firstAdminLink(env().CHARTER_ADMIN_EMAIL);
     if (link) {

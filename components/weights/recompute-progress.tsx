@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/primitives";
 
 /** What `GET /api/v1/recompute` answers: the newest recompute job. */
-export type RecomputeJob = { id: number; weightSetId: number; status: string; total: number; done: number; error: string | null; finishedAt: string | null };
+export type RecomputeJob = { id: number; weightSetId: number | null; status: string; total: number; done: number; error: string | null; finishedAt: string | null };
 
 export const RECOMPUTE_QUERY_KEY = ["recompute"] as const;
 const POLL_MS = 1_000;

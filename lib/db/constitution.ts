@@ -26,6 +26,9 @@ function meta(row: { id: number; contentHash: string; authorLabel: string; messa
   return { id: row.id, contentHash: row.contentHash, authorLabel: row.authorLabel, message: row.message, parentId: row.parentId, createdAt: row.createdAt };
 }
 
+/** A stored version that no longer validates: the engine's rules changed since it was saved. */
+export class StoredVersionInvalidError extends Error {}
+
 // Parsed versions are immutable, so they are kept once parsed.
 const parsed = new Map<number, Version>();
 
@@ -35,7 +38,7 @@ function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Versio
   const files = row.files as ConstitutionFile[];
   const result = parseConstitution(files);
   // Saved versions were validated; a failure here means the engine's rules changed since.
-  if (!result.ok) throw new Error(`Stored constitution version ${row.id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
+  if (!result.ok) throw new StoredVersionInvalidError(`Stored constitution version ${row.id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
   const version = { ...meta(row), files, constitution: result.constitution, evals: result.evals };
   parsed.set(row.id, version);
   return version;
@@ -50,16 +53,20 @@ export const constitutionVersions = {
   /**
    * The version in force. Should it no longer validate (the engine's rules changed
    * since it was saved), the newest earlier version that does is served instead, so
-   * the app keeps its last good constitution.
+   * the app keeps its last good constitution. Any other failure (the database is
+   * down or busy) is thrown: an older version is never served because of a fault.
    */
   async current(): Promise<Version | null> {
     const head = await db().constitutionHead.findUnique({ where: { id: HEAD_ID } });
     if (!head) return null;
+    const cached = parsed.get(head.versionId);
+    if (cached) return cached;
     const candidates = await db().constitutionVersion.findMany({ where: { id: { lte: head.versionId } }, orderBy: { id: "desc" }, select: { id: true } });
     for (const { id } of candidates) {
       try {
         return await this.get(id);
       } catch (error) {
+        if (!(error instanceof StoredVersionInvalidError)) throw error;
         log.error(`constitution version ${id} cannot be served; trying the one before`, error);
       }
     }

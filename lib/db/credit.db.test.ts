@@ -67,12 +67,18 @@ describe("crediting a session at SessionEnd", () => {
     expect(await db().principleUsage.count({ where: { traceId: session } })).toBe(credits.length);
   });
 
-  it("changes nothing when SessionEnd repeats or a new SessionEnd arrives", async () => {
+  it("changes nothing when SessionEnd repeats, and credits again in place of the first when a new SessionEnd arrives", async () => {
     const before = await db().principleUsage.count({ where: { traceId: session } });
+    const stats = await db().principleStat.findMany({ orderBy: { principleId: "asc" } });
     const replay = await ingestEvents([end]);
     expect(replay.duplicates).toBe(1);
+    expect(replay.results[0]!.outcome).toBeDefined();
     const again = await ingestEvents([event({ type: "SessionEnd", reason: "again" })]);
-    expect(again.results[0]!.outcome).toBeUndefined();
+    expect(again.results[0]!.outcome).toEqual(replay.results[0]!.outcome);
     expect(await db().principleUsage.count({ where: { traceId: session } })).toBe(before);
+    // Taken back and recorded again: the counters are where they were, not doubled.
+    const after = await db().principleStat.findMany({ orderBy: { principleId: "asc" } });
+    expect(after.map((s) => [s.principleId, s.useCount, Math.round(s.successCount * 1e6)])).toEqual(stats.map((s) => [s.principleId, s.useCount, Math.round(s.successCount * 1e6)]));
+    expect((await db().agentSession.findUniqueOrThrow({ where: { id: session } })).endReason).toBe("again");
   });
 });

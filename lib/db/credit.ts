@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { assignCredit, sessionStateSchema, trust, type EnrichedOutcome, type SessionState, type UserFeedback } from "@/lib/credit";
+import { assignCredit, sessionStateSchema, trust, type EnrichedOutcome, type UserFeedback } from "@/lib/credit";
 import type { Prisma, PrismaClient } from "./generated/prisma/client";
 import { db } from "./client";
-
-type Client = Prisma.TransactionClient | PrismaClient;
 
 /**
  * Seed 003's recordUsage: a principle_usage row and the principle's counters
@@ -30,55 +28,89 @@ export async function recordUsage(
     ON CONFLICT (principle_id) DO UPDATE SET use_count = principle_stat.use_count + 1, success_count = principle_stat.success_count + EXCLUDED.success_count, updated_at = now()`;
 }
 
-/** Builds seed 003's SessionState for a stored session: prompts, injected principles, tool calls with the principles active then, feedback. */
-export async function sessionState(client: Client, sessionId: string): Promise<SessionState> {
-  const [session, turns, calls] = await Promise.all([
-    client.agentSession.findUniqueOrThrow({ where: { id: sessionId } }),
-    client.turn.findMany({ where: { sessionId }, orderBy: { number: "asc" } }),
-    client.toolCall.findMany({ where: { sessionId }, orderBy: { at: "asc" } }),
+/** SessionState for many sessions at once: two queries, whatever their number. */
+async function sessionStates(tx: Prisma.TransactionClient, sessionIds: string[]) {
+  const [sessions, turns, calls] = await Promise.all([
+    tx.agentSession.findMany({ where: { id: { in: sessionIds } }, select: { id: true, startedAt: true } }),
+    tx.turn.findMany({ where: { sessionId: { in: sessionIds } }, orderBy: [{ sessionId: "asc" }, { number: "asc" }], select: { sessionId: true, prompt: true, injectedPrinciples: true, constitutionVersionId: true, feedback: true } }),
+    tx.toolCall.findMany({ where: { sessionId: { in: sessionIds } }, orderBy: [{ at: "asc" }, { id: "asc" }] }),
   ]);
-  const injected = [...new Set(turns.flatMap((t) => t.injectedPrinciples))];
-  return sessionStateSchema.parse({
-    sessionId,
-    startTime: session.startedAt.toISOString(),
-    prompts: turns.map((t) => t.prompt),
-    injectedPrinciples: injected,
-    toolCalls: calls.map((c) => ({
-      tool: c.name,
-      input: c.input && typeof c.input === "object" && !Array.isArray(c.input) ? c.input : {},
-      output: c.output ?? "",
-      timestamp: c.at.toISOString(),
-      succeeded: c.succeeded,
-      active_principles: c.activePrinciples,
-      prompt_index: Math.max(0, c.turnNumber - 1),
-    })),
-    userFeedback: turns.flatMap((t) => (t.feedback ? [t.feedback as UserFeedback] : [])),
+  return sessions.map((session) => {
+    const own = turns.filter((t) => t.sessionId === session.id);
+    const versions = new Map<string, number | null>();
+    for (const turn of own) for (const id of turn.injectedPrinciples) if (!versions.has(id)) versions.set(id, turn.constitutionVersionId);
+    const state = sessionStateSchema.parse({
+      sessionId: session.id,
+      startTime: session.startedAt.toISOString(),
+      prompts: own.map((t) => t.prompt),
+      injectedPrinciples: [...versions.keys()],
+      toolCalls: calls
+        .filter((c) => c.sessionId === session.id)
+        .map((c) => ({
+          tool: c.name,
+          input: c.input && typeof c.input === "object" && !Array.isArray(c.input) ? c.input : {},
+          output: c.output ?? "",
+          timestamp: c.at.toISOString(),
+          succeeded: c.succeeded,
+          active_principles: c.activePrinciples,
+          prompt_index: Math.max(0, c.turnNumber - 1),
+        })),
+      userFeedback: own.flatMap((t) => (t.feedback ? [t.feedback as UserFeedback] : [])),
+    });
+    return { state, versions };
   });
 }
 
 /**
- * Credits a session once (SessionEnd): computes signals, outcome and credits and
- * records usage for every injected principle. A session already credited is left
- * alone, so a repeated or replayed SessionEnd changes nothing. Returns the outcome,
- * or null when the session had been credited before.
+ * Credits sessions (SessionEnd) in a fixed number of statements: computes each
+ * one's signals, outcome and credits, and records usage for every principle that
+ * was injected (a principle the agent never saw gets none). A session credited
+ * before is credited again from everything it holds now: its earlier usage is taken
+ * back first, so a session is never counted twice. A repeated SessionEnd (same
+ * event id) never reaches here. Returns the outcomes by session.
  */
-export async function creditSession(tx: Prisma.TransactionClient, sessionId: string): Promise<EnrichedOutcome | null> {
-  const state = await sessionState(tx, sessionId);
-  const outcome = assignCredit(state);
-  const inserted = await tx.$queryRaw<{ session_id: string }[]>`
-    INSERT INTO session_outcome (session_id, status, score, signals, credits)
-    VALUES (${sessionId}, ${outcome.status}, ${outcome.score}, ${JSON.stringify(outcome.signals)}::jsonb, ${JSON.stringify(outcome.principle_credits)}::jsonb)
-    ON CONFLICT (session_id) DO NOTHING RETURNING session_id`;
-  if (inserted.length === 0) return null;
-  // The version that injected each principle: credits for principles since removed stay tied to it.
-  const versions = new Map<string, number | null>();
-  for (const turn of await tx.turn.findMany({ where: { sessionId }, orderBy: { number: "asc" }, select: { injectedPrinciples: true, constitutionVersionId: true } })) {
-    for (const id of turn.injectedPrinciples) if (!versions.has(id)) versions.set(id, turn.constitutionVersionId);
+export async function creditSessions(tx: Prisma.TransactionClient, sessionIds: string[]): Promise<Map<string, EnrichedOutcome>> {
+  const out = new Map<string, EnrichedOutcome>();
+  if (sessionIds.length === 0) return out;
+  await tx.$executeRawUnsafe(
+    `WITH redone AS (DELETE FROM session_outcome WHERE session_id = ANY($1::text[]) RETURNING session_id),
+     taken AS (DELETE FROM principle_usage WHERE trace_id IN (SELECT session_id FROM redone) RETURNING principle_id, credit)
+     UPDATE principle_stat SET use_count = principle_stat.use_count - t.uses, success_count = principle_stat.success_count - t.credit, updated_at = now()
+     FROM (SELECT principle_id, count(*)::int AS uses, sum(credit)::float8 AS credit FROM taken GROUP BY principle_id) AS t
+     WHERE principle_stat.principle_id = t.principle_id`,
+    sessionIds,
+  );
+  const outcomes: unknown[] = [];
+  const usage: unknown[] = [];
+  for (const { state, versions } of await sessionStates(tx, sessionIds)) {
+    const outcome = assignCredit(state);
+    out.set(state.sessionId, outcome);
+    outcomes.push({ session_id: state.sessionId, status: outcome.status, score: outcome.score, signals: outcome.signals, credits: outcome.principle_credits });
+    for (const c of outcome.principle_credits) {
+      if (!(c.credit >= 0 && c.credit <= 1)) throw new RangeError(`credit must be between 0 and 1 (got ${c.credit})`);
+      usage.push({ id: randomUUID(), principle_id: c.principle_id, trace_id: state.sessionId, was_successful: c.credit >= 0.5, credit: c.credit, reasoning: c.reasoning, constitution_version_id: versions.get(c.principle_id) ?? null });
+    }
   }
-  for (const c of outcome.principle_credits) {
-    await recordUsage(c.principle_id, sessionId, c.credit, { tx, reasoning: c.reasoning, constitutionVersionId: versions.get(c.principle_id) ?? null });
+  await tx.$executeRawUnsafe(
+    `INSERT INTO session_outcome (session_id, status, score, signals, credits)
+     SELECT session_id, status, score, signals, credits FROM jsonb_to_recordset($1::jsonb) AS x(session_id text, status text, score float8, signals jsonb, credits jsonb)`,
+    JSON.stringify(outcomes),
+  );
+  if (usage.length > 0) {
+    await tx.$executeRawUnsafe(
+      `WITH usage AS (
+         INSERT INTO principle_usage (id, principle_id, trace_id, was_successful, credit, reasoning, constitution_version_id)
+         SELECT id, principle_id, trace_id, was_successful, credit, reasoning, constitution_version_id
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, principle_id text, trace_id text, was_successful boolean, credit float8, reasoning text, constitution_version_id int)
+         RETURNING principle_id, credit
+       )
+       INSERT INTO principle_stat (principle_id, use_count, success_count, updated_at)
+       SELECT principle_id, count(*)::int, sum(credit)::float8, now() FROM usage GROUP BY principle_id ORDER BY principle_id
+       ON CONFLICT (principle_id) DO UPDATE SET use_count = principle_stat.use_count + EXCLUDED.use_count, success_count = principle_stat.success_count + EXCLUDED.success_count, updated_at = now()`,
+      JSON.stringify(usage),
+    );
   }
-  return outcome;
+  return out;
 }
 
 export type PrincipleTrustRow = { principleId: string; useCount: number; successCount: number; raw: number | null; smoothed: number; lowerBound: number };

@@ -35,5 +35,5 @@ export async function overviewStats(days = 30) {
 
 /** The newest recompute job, for the Weights page's progress bar. */
 export async function latestRecompute() {
-  return db().recomputeJob.findFirst({ orderBy: { id: "desc" } });
+  return db().recomputeJob.findFirst({ where: { kind: "recompute" }, orderBy: { id: "desc" } });
 }

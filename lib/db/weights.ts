@@ -41,7 +41,7 @@ export const weightSets = {
     return db().$transaction(async (tx) => {
       const row = await tx.weightSet.create({ data: { weights: full(weights), authorId: actor.id, authorLabel: actor.label, message } });
       // A newer weight set supersedes queued recomputes for older ones.
-      await tx.recomputeJob.updateMany({ where: { status: { in: ["queued", "running"] } }, data: { status: "superseded", finishedAt: new Date() } });
+      await tx.recomputeJob.updateMany({ where: { kind: "recompute", status: { in: ["queued", "running"] } }, data: { status: "superseded", finishedAt: new Date() } });
       const total = await tx.turnScore.count();
       const job = await tx.recomputeJob.create({ data: { weightSetId: row.id, total } });
       await auditLog.append(tx, { actor, action: "weights.update", objectType: "weight_set", objectId: String(row.id), before: { id: before.id, weights: before.weights }, after: { id: row.id, weights: row.weights, message } });

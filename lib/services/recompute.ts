@@ -12,6 +12,7 @@ export const LEASE_MS = 30_000;
 
 type ClaimedJob = { id: number; weight_set_id: number; cursor: string | null };
 
+
 export class LeaseLostError extends Error {
   constructor(jobId: number) {
     super(`Lost the lease on recompute job ${jobId}.`);
@@ -24,7 +25,7 @@ export async function claimJob(owner: string): Promise<ClaimedJob | null> {
     UPDATE recompute_job SET status = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${LEASE_MS / 1000})
     WHERE id = (
       SELECT id FROM recompute_job
-      WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
+      WHERE kind = 'recompute' AND status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
       ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
     )
     RETURNING id, weight_set_id, cursor`;

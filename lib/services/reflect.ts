@@ -66,3 +66,77 @@ export async function reflectSession(sessionId: string, actor: Actor, llm: LlmPo
 export async function lastReflection(sessionId: string) {
   return db().reflection.findFirst({ where: { sessionId }, orderBy: { createdAt: "desc" } });
 }
+
+/** Reflections run at once by one process; the rest wait in the queue. */
+export const REFLECT_CONCURRENCY = 2;
+/** A reflection job that failed this many times (not the model's answer: the run itself) is given up. */
+export const REFLECT_ATTEMPTS = 3;
+
+type ReflectJob = { id: number; session_id: string };
+
+/**
+ * Claims up to `limit` queued reflections (or ones whose lease lapsed: their process
+ * stopped mid-run), with SKIP LOCKED so two instances never take the same one.
+ */
+async function claimReflections(owner: string, limit: number): Promise<ReflectJob[]> {
+  const leaseSeconds = Math.ceil(env().CHARTER_LLM_TIMEOUT_MS / 1000) + 30;
+  return db().$queryRaw<ReflectJob[]>`
+    UPDATE recompute_job SET status = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
+    WHERE id IN (
+      SELECT id FROM recompute_job
+      WHERE kind = 'reflect' AND status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
+      ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id, session_id`;
+}
+
+async function runReflection(job: ReflectJob, owner: string): Promise<void> {
+  try {
+    await reflectSession(job.session_id, { id: null, label: "reflector" });
+    await db().recomputeJob.updateMany({ where: { id: job.id, leaseOwner: owner }, data: { status: "done", finishedAt: new Date(), leaseOwner: null } });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn(`reflector at SessionEnd for ${job.session_id}: ${message}`);
+    // Released for another try, unless it has had its tries.
+    await db()
+      .$executeRaw`UPDATE recompute_job SET status = CASE WHEN attempts >= ${REFLECT_ATTEMPTS} THEN 'failed' ELSE 'queued' END, error = ${message}, lease_owner = NULL, lease_until = NULL WHERE id = ${job.id} AND lease_owner = ${owner}`
+      .catch(() => undefined);
+  }
+}
+
+/** Runs queued reflections, at most REFLECT_CONCURRENCY at a time, until none is left. */
+export async function drainReflections(owner: string = randomUUID(), concurrency = REFLECT_CONCURRENCY): Promise<number> {
+  let done = 0;
+  for (let jobs = await claimReflections(owner, concurrency); jobs.length; jobs = await claimReflections(owner, concurrency)) {
+    await Promise.all(jobs.map((job) => runReflection(job, owner)));
+    done += jobs.length;
+  }
+  return done;
+}
+
+const globalWorker = globalThis as unknown as { __charterReflect?: { tick: () => Promise<void> } };
+
+/** Starts this process's reflection worker: it polls the queue, and wakes at once on a SessionEnd. */
+export function startReflectionWorker(intervalMs = 2_000): void {
+  if (globalWorker.__charterReflect) return;
+  const owner = `${process.pid}-${randomUUID()}`;
+  let busy = false;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      await drainReflections(owner);
+    } catch (error) {
+      log.warn(`the reflection worker failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      busy = false;
+    }
+  };
+  setInterval(() => void tick(), intervalMs).unref();
+  globalWorker.__charterReflect = { tick };
+}
+
+/** Runs the queue now rather than at the next poll (no-op where no worker runs, e.g. the CLI). */
+export function wakeReflectionWorker(): void {
+  void globalWorker.__charterReflect?.tick();
+}
