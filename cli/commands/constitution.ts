@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Command } from "commander";
-import { EVAL_DIR, formatIssue, getConstitution, UnknownDomainError, type ResolvedPrinciple } from "@/lib/constitution";
+import { EVAL_DIR, formatIssue, getConstitution, UnknownDomainError, type ConstitutionIssue, type ResolvedPrinciple } from "@/lib/constitution";
+import { formatBytes, MAX_CONSTITUTION_BYTES, MAX_FILE_BYTES } from "@/lib/constitution/limits";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR, writeConstitution } from "@/lib/files/constitution";
 import { CliError } from "../errors";
 import { registerConstitutionEval } from "./constitution-eval";
@@ -15,20 +16,28 @@ function printPrinciples(principles: ResolvedPrinciple[]): void {
   }
 }
 
+/** Prints each issue as `<dir>/<file>:line:column: field: reason` (the directory as given, relative to here), then stops. */
+function refuse(dir: string, issues: readonly ConstitutionIssue[], outcome: string): never {
+  const shown = path.relative(process.cwd(), dir) || ".";
+  for (const issue of issues) console.error(formatIssue({ ...issue, file: path.join(shown, issue.file) }));
+  throw new CliError(`${issues.length} ${issues.length === 1 ? "problem" : "problems"} in ${dir}; ${outcome}`);
+}
+
+const LIMITS = `files must be UTF-8, at most ${formatBytes(MAX_FILE_BYTES)} each and ${formatBytes(MAX_CONSTITUTION_BYTES)} together, without control characters other than tab and line breaks`;
+
 export function registerConstitution(program: Command): void {
   const constitution = program.command("constitution").description("Validate, show, evaluate, import and export the constitution");
   registerConstitutionEval(constitution);
 
   constitution
     .command("validate [dir]")
-    .description(`Check a constitution directory (default ${DEFAULT_DIR}): every problem as file:line:column: field: reason`)
-    .action(async (dir: string | undefined) => {
-      const target = path.resolve(dir ?? SHIPPED_CONSTITUTION_DIR);
+    .description(`Check a constitution directory (default ${DEFAULT_DIR}): every problem as file:line:column: field: reason; ${LIMITS}`)
+    .option("--dir <dir>", "the directory, as an option (as show and eval take it)")
+    .action(async (dir: string | undefined, options: { dir?: string }) => {
+      if (dir && options.dir && path.resolve(dir) !== path.resolve(options.dir)) throw new CliError(`Name the directory once: "${dir}" or --dir "${options.dir}".`, 2);
+      const target = path.resolve(dir ?? options.dir ?? SHIPPED_CONSTITUTION_DIR);
       const result = await loadConstitution(target);
-      if (!result.ok) {
-        for (const issue of result.issues) console.error(formatIssue({ ...issue, file: path.join(path.relative(process.cwd(), target) || ".", issue.file) }));
-        throw new CliError(`${result.issues.length} ${result.issues.length === 1 ? "problem" : "problems"} in ${target}; the constitution is not valid.`);
-      }
+      if (!result.ok) refuse(target, result.issues, "the constitution is not valid.");
       const overlays = Object.values(result.constitution.overlays);
       const principles = result.constitution.core.length + overlays.reduce((n, o) => n + o.additional_principles.length, 0);
       console.log(`ok: ${result.constitution.core.length} core principles, ${overlays.length} overlays, ${principles} principles in all (${target})`);
@@ -69,14 +78,12 @@ export function registerConstitution(program: Command): void {
 
   constitution
     .command("import <dir>")
-    .description("Validate a constitution directory and save it as a new version")
+    .description(`Validate a constitution directory and save it as a new version (${LIMITS})`)
     .option("-m, --message <message>", "what changed and why", "Imported with charter constitution import")
     .action(async (dir: string, options: { message: string }) => {
-      const result = await loadConstitution(path.resolve(dir));
-      if (!result.ok) {
-        for (const issue of result.issues) console.error(formatIssue(issue));
-        throw new CliError(`${result.issues.length} problems; nothing was imported.`);
-      }
+      const target = path.resolve(dir);
+      const result = await loadConstitution(target);
+      if (!result.ok) refuse(target, result.issues, "nothing was imported.");
       await withDatabase(async () => {
         const { constitutionVersions } = await import("@/lib/db/constitution");
         const current = await constitutionVersions.current();

@@ -12,6 +12,8 @@ import {
   type Principle,
 } from "./schema";
 import { EVAL_DIR, evalFileSchema, strictest, type EvalCase, type EvalSet, type Thresholds } from "./eval-schema";
+import { sizeIssues, utf8Length } from "./limits";
+import { characterProblems } from "./text-limits";
 
 /** A constitution file: its path relative to the constitution directory, and its text. */
 export type ConstitutionFile = { path: string; text: string };
@@ -80,16 +82,22 @@ function zodIssues(src: Located, error: z.ZodError): ConstitutionIssue[] {
   });
 }
 
-/** Reads one YAML file; YAML syntax errors become issues with their positions. */
-function readYaml(file: ConstitutionFile): { src: Located; value: unknown; issues: ConstitutionIssue[] } {
+/**
+ * Reads one YAML file; YAML syntax errors and, when `checkText`, forbidden characters
+ * (text-limits.ts) become issues with their positions.
+ */
+function readYaml(file: ConstitutionFile, checkText: boolean): { src: Located; value: unknown; issues: ConstitutionIssue[] } {
   const lines = new LineCounter();
   const doc = parseDocument(file.text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const src = { file: file.path, doc, lines };
-  const issues = doc.errors.map((error) => {
+  const characters = checkText
+    ? characterProblems(file.text, doc).map(({ offset, path, reason }) => ({ file: file.path, ...position(src, offset), field: path ? fieldName(path) : "(file)", reason }))
+    : [];
+  const syntax = doc.errors.map((error) => {
     const at = lines.linePos(error.pos[0]);
     return { file: file.path, line: at.line, column: at.col, field: "(yaml)", reason: error.message.split("\n")[0] ?? "invalid YAML" };
   });
-  if (issues.length) return { src, value: undefined, issues };
+  if (characters.length || syntax.length) return { src, value: undefined, issues: [...characters, ...syntax] };
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return { src, value, issues: [{ file: file.path, line: 1, column: 1, field: "(file)", reason: "the file is empty" }] };
   if (typeof value !== "object" || Array.isArray(value)) {
@@ -101,9 +109,26 @@ function readYaml(file: ConstitutionFile): { src: Located; value: unknown; issue
 /**
  * Parses a constitution from its files, purely. Yields the whole constitution or
  * every problem found, each located as `file:line:column: field: reason`; never a
- * partial constitution (seed 001: fail fast, no partial constitution).
+ * partial constitution (seed 001: fail fast, no partial constitution). Input limits
+ * come first: files over the size limits (limits.ts) are refused before anything is
+ * parsed, and forbidden characters (text-limits.ts) are issues like any other.
  */
 export function parseConstitution(files: readonly ConstitutionFile[]): ParseResult {
+  const tooLarge = sizeIssues(files.map((f) => ({ path: f.path, bytes: utf8Length(f.text) })));
+  if (tooLarge.length) return { ok: false, issues: sortIssues(tooLarge) };
+  return parseFiles(files, true);
+}
+
+/**
+ * Parses a stored version without the input limits (sizes, forbidden characters): it was
+ * checked when it was saved, so a version saved before a limit existed keeps loading,
+ * and the version in force is never refused for a rule newer than itself.
+ */
+export function parseStoredConstitution(files: readonly ConstitutionFile[]): ParseResult {
+  return parseFiles(files, false);
+}
+
+function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): ParseResult {
   const issues: ConstitutionIssue[] = [];
   const sources = new Map<string, Located>();
   let core: { description?: string; principles: Principle[] } | undefined;
@@ -113,7 +138,7 @@ export function parseConstitution(files: readonly ConstitutionFile[]): ParseResu
   const evalThresholds: Thresholds[] = [];
 
   for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
-    const read = readYaml(file);
+    const read = readYaml(file, checkText);
     sources.set(file.path, read.src);
     if (read.issues.length) {
       issues.push(...read.issues);

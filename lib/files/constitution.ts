@@ -1,7 +1,19 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { REPO_ROOT } from "@/lib/paths";
-import { CORE_FILE, EVAL_DIR, OVERLAYS_DIR, parseConstitution, serializeConstitution, type Constitution, type ConstitutionFile, type ParseResult } from "@/lib/constitution";
+import {
+  CORE_FILE,
+  EVAL_DIR,
+  formatIssue,
+  OVERLAYS_DIR,
+  parseConstitution,
+  serializeConstitution,
+  type Constitution,
+  type ConstitutionFile,
+  type ConstitutionIssue,
+  type ParseResult,
+} from "@/lib/constitution";
+import { decodeConstitutionFile, sizeIssues } from "@/lib/constitution/limits";
 
 /** The shipped constitution directory. */
 export const SHIPPED_CONSTITUTION_DIR = path.join(REPO_ROOT, "constitution");
@@ -16,25 +28,52 @@ async function yamlNames(dir: string): Promise<string[]> {
   }
 }
 
-/** Reads the files of a constitution directory: core.yaml, overlays/*.yaml and eval/*.yaml (other files are ignored). */
-export async function readConstitutionFiles(dir: string): Promise<ConstitutionFile[]> {
-  const files: ConstitutionFile[] = [];
-  try {
-    files.push({ path: CORE_FILE, text: await readFile(path.join(dir, CORE_FILE), "utf8") });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  for (const folder of [OVERLAYS_DIR, EVAL_DIR]) {
-    for (const name of await yamlNames(path.join(dir, folder))) {
-      files.push({ path: `${folder}/${name}`, text: await readFile(path.join(dir, folder, name), "utf8") });
+/** The constitution files of a directory (core.yaml, overlays/*.yaml, eval/*.yaml; other files are ignored) with their sizes. */
+async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]> {
+  const paths = [CORE_FILE];
+  for (const folder of [OVERLAYS_DIR, EVAL_DIR]) paths.push(...(await yamlNames(path.join(dir, folder))).map((name) => `${folder}/${name}`));
+  const listed: { path: string; bytes: number }[] = [];
+  for (const p of paths) {
+    try {
+      const info = await stat(path.join(dir, p));
+      if (info.isFile()) listed.push({ path: p, bytes: info.size });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
   }
+  return listed;
+}
+
+/**
+ * Reads a constitution directory, refusing what the engine's input limits refuse before
+ * it is parsed: files over the size limits are not read at all, and a file that is not
+ * UTF-8 is an issue naming its first bad byte, never text with replacement characters.
+ */
+export async function readConstitutionDir(dir: string): Promise<{ files: ConstitutionFile[]; issues: ConstitutionIssue[] }> {
+  const listed = await listFiles(dir);
+  const tooLarge = sizeIssues(listed);
+  if (tooLarge.length) return { files: [], issues: tooLarge };
+  const files: ConstitutionFile[] = [];
+  const issues: ConstitutionIssue[] = [];
+  for (const { path: p } of listed) {
+    const decoded = decodeConstitutionFile(p, await readFile(path.join(dir, p)));
+    if (decoded.ok) files.push({ path: p, text: decoded.text });
+    else issues.push(decoded.issue);
+  }
+  return { files, issues };
+}
+
+/** Reads the files of a constitution directory that is known to be readable (the shipped one); throws when it is not. */
+export async function readConstitutionFiles(dir: string): Promise<ConstitutionFile[]> {
+  const { files, issues } = await readConstitutionDir(dir);
+  if (issues.length) throw new Error(`${dir} cannot be read as a constitution:\n${issues.map(formatIssue).join("\n")}`);
   return files;
 }
 
-/** Loads and validates a constitution directory: a whole constitution or every issue. */
+/** Loads and validates a constitution directory: a whole constitution or every issue (unreadable files first, alone). */
 export async function loadConstitution(dir: string): Promise<ParseResult & { files: ConstitutionFile[] }> {
-  const files = await readConstitutionFiles(dir);
+  const { files, issues } = await readConstitutionDir(dir);
+  if (issues.length) return { ok: false, issues, files };
   return { ...parseConstitution(files), files };
 }
 

@@ -1,9 +1,15 @@
 import { z } from "zod";
+import { formatBytes, MAX_FILE_BYTES, utf8Length } from "@/lib/constitution/limits";
 import { domainNameSchema } from "@/lib/constitution/schema";
 
-/** The largest constitution file an editor may save or preview, in characters. */
-export const MAX_FILE_CHARS = 512 * 1024;
-const fileTextSchema = z.string().max(MAX_FILE_CHARS, "The file is too large (512 KiB at most).");
+/**
+ * A file's text from an editor: the CLI's per-file limit, refused before the server
+ * fetches anything (the whole constitution's limits are checked when it is parsed).
+ */
+const fileTextSchema = z.string().superRefine((text, ctx) => {
+  const bytes = utf8Length(text);
+  if (bytes > MAX_FILE_BYTES) ctx.addIssue({ code: "custom", message: `The file is ${formatBytes(bytes)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}.` });
+});
 
 /**
  * Saving one file's YAML on top of a base version: the fields every file editor sends,

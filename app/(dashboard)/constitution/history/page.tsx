@@ -7,7 +7,7 @@ import { VersionTable } from "@/components/constitution/version-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
-import { diffFiles } from "@/lib/constitution/diff";
+import { boundedDiffs } from "@/lib/constitution/diff-limits";
 import { constitutionVersions } from "@/lib/db/constitution";
 
 export const metadata: Metadata = { title: "Constitution history" };
@@ -56,7 +56,7 @@ export default async function HistoryPage({ searchParams }: SearchParams) {
         <Card title={`Changes from version ${a} to version ${b}`}>
           <div className="space-y-4">
             <CompareForm key={`${a}-${b}`} versionIds={ids} a={a} b={b} />
-            {from && to ? <FileDiffs diffs={diffFiles(from.files, to.files)} /> : <p className="text-sm text-red-700">There is no version {missing.join(" or ")}.</p>}
+            {from && to ? <FileDiffs diffs={boundedDiffs(from.files, to.files)} from={a} to={b} /> : <p className="text-sm text-red-700">There is no version {missing.join(" or ")}.</p>}
           </div>
         </Card>
       </div>
