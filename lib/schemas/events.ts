@@ -1,27 +1,48 @@
 import { z } from "zod";
+import { inJson, inText, MAX_JSON_DEPTH, TEXT_RULE } from "./text";
 
 /**
  * Agent events, as Claude Code hooks report them and as `POST /api/v1/events` takes
  * them. Every event carries an `id`: the server ignores an id it has seen, so a
  * replayed spool never counts twice. The `.describe()` texts feed the OpenAPI document.
+ *
+ * Parsing is also the edge's normalization: every string comes out under the text
+ * rule of ./text.ts, `at` in canonical UTC form within EVENT_AT bounds, and JSON
+ * values within MAX_JSON_DEPTH. Whatever parses here, PostgreSQL can store.
  */
 export const EVENT_TYPES = ["UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"] as const;
 export const MAX_BATCH = 1000;
 /** Tool outputs are kept up to this many characters. */
 export const MAX_TOOL_OUTPUT = 20_000;
 
+/** The earliest `at` taken, and how far past the server's clock an `at` may be (agents' clocks drift; a year-0 or year-9999 `at` is a bug). */
+export const EVENT_AT_EARLIEST = "2000-01-01T00:00:00.000Z";
+export const EVENT_AT_MAX_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/** Whether an instant is a plausible event time, given the server's clock now. */
+export function eventAtInBounds(ms: number, now = Date.now()): boolean {
+  return ms >= Date.parse(EVENT_AT_EARLIEST) && ms <= now + EVENT_AT_MAX_AHEAD_MS;
+}
+
+const eventAt = z.iso
+  .datetime({ offset: true })
+  .refine((text) => Number.isNaN(Date.parse(text)) || eventAtInBounds(Date.parse(text)), { message: "must be from 2000-01-01T00:00:00Z to one day after the server's clock" })
+  .overwrite((text) => (Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString()));
+
 const base = {
-  id: z.string().min(8, "must be at least 8 characters").max(200).describe("Unique id of this event; repeats are ignored."),
-  session_id: z.string().min(1).max(200).describe("The agent session (Claude Code's session_id)."),
-  at: z.iso.datetime({ offset: true }).optional().describe("When it happened (ISO 8601); defaults to when it arrived."),
-  cwd: z.string().max(4096).optional().describe("The agent's working directory."),
-  transcript_path: z.string().max(4096).optional().describe("Path of the session's transcript file on the agent's machine."),
+  id: inText().min(8, "must be at least 8 characters").max(200).describe("Unique id of this event; repeats are ignored."),
+  session_id: inText().min(1).max(200).describe("The agent session (Claude Code's session_id)."),
+  at: eventAt
+    .optional()
+    .describe("When it happened (ISO 8601 with an offset), from 2000-01-01T00:00:00Z to one day after the server's clock; stored in UTC. Defaults to when it arrived."),
+  cwd: inText().max(4096).optional().describe("The agent's working directory."),
+  transcript_path: inText().max(4096).optional().describe("Path of the session's transcript file on the agent's machine."),
 };
 
 export const userPromptSubmitSchema = z.strictObject({
   ...base,
   type: z.literal("UserPromptSubmit"),
-  prompt: z.string().max(200_000).describe("The prompt the user submitted."),
+  prompt: inText().max(200_000).describe("The prompt the user submitted."),
   context_delivered: z
     .boolean()
     .optional()
@@ -33,35 +54,52 @@ export const userPromptSubmitSchema = z.strictObject({
 export const postToolUseSchema = z.strictObject({
   ...base,
   type: z.literal("PostToolUse"),
-  tool_name: z.string().min(1).max(200).describe("Name of the tool, e.g. Bash, Edit."),
-  tool_use_id: z.string().max(200).optional().describe("Claude Code's id of this tool call."),
-  tool_input: z.unknown().optional().describe("The tool's input."),
-  tool_response: z.unknown().optional().describe("The tool's output."),
+  tool_name: inText().min(1).max(200).describe("Name of the tool, e.g. Bash, Edit."),
+  tool_use_id: inText().max(200).optional().describe("Claude Code's id of this tool call."),
+  tool_input: inJson().optional().describe(`The tool's input: any JSON nested at most ${MAX_JSON_DEPTH} levels deep.`),
+  tool_response: inJson().optional().describe(`The tool's output: any JSON nested at most ${MAX_JSON_DEPTH} levels deep.`),
 });
 
 export const stopSchema = z.strictObject({
   ...base,
   type: z.literal("Stop"),
-  response: z.string().max(500_000).default("").describe("The agent's last message of the turn."),
+  response: inText().max(500_000).default("").describe("The agent's last message of the turn."),
   context_utilization: z.number().min(0).max(1).optional().describe("Share of the context window in use (0..1)."),
-  action: z.string().max(100).default("send_message").describe("What the turn did; scored as seed 000's action."),
+  action: inText().max(100).default("send_message").describe("What the turn did; scored as seed 000's action."),
 });
 
 export const sessionEndSchema = z.strictObject({
   ...base,
   type: z.literal("SessionEnd"),
-  reason: z.string().max(200).optional().describe("Why the session ended (Claude Code's reason)."),
+  reason: inText().max(200).optional().describe("Why the session ended (Claude Code's reason)."),
 });
 
 export const agentEventSchema = z.discriminatedUnion("type", [userPromptSubmitSchema, postToolUseSchema, stopSchema, sessionEndSchema]);
 export type AgentEvent = z.output<typeof agentEventSchema>;
 export type AgentEventInput = z.input<typeof agentEventSchema>;
 
+/** `{events: [...]}` with 1 to MAX_BATCH events, applied all or none. */
+export const eventsBatchSchema = z.strictObject({
+  events: z.array(agentEventSchema).min(1, "must hold at least one event").max(MAX_BATCH, `must hold at most ${MAX_BATCH} events`),
+});
+
 /** One event, or `{events: [...]}` with up to MAX_BATCH events, applied all or none. */
-export const eventsRequestSchema = z.union([
-  agentEventSchema,
-  z.strictObject({ events: z.array(agentEventSchema).min(1, "must hold at least one event").max(MAX_BATCH, `must hold at most ${MAX_BATCH} events`) }),
-]);
+export const eventsRequestSchema = z
+  .union([agentEventSchema, eventsBatchSchema])
+  .describe(
+    `In every string, object keys inside tool_input and tool_response included, ${TEXT_RULE} (PostgreSQL cannot store them). A value nested deeper than ${MAX_JSON_DEPTH} levels, or an \`at\` out of bounds, is refused with 422 naming the field.`,
+  );
+export type EventsRequest = z.output<typeof eventsRequestSchema>;
+
+/**
+ * Parses a request body as eventsRequestSchema does, but with the one schema the body
+ * means (a batch when it is an object with `events`), so that an error names the
+ * field at fault: a union that fails every option reports only "Invalid input".
+ */
+export function parseEventsRequest(raw: unknown): z.ZodSafeParseResult<EventsRequest> {
+  const batch = typeof raw === "object" && raw !== null && !Array.isArray(raw) && "events" in raw;
+  return batch ? eventsBatchSchema.safeParse(raw) : agentEventSchema.safeParse(raw);
+}
 
 export const retrievedPrincipleSchema = z.object({ id: z.string(), title: z.string(), level: z.enum(["hard", "soft"]), priority: z.number(), confidence: z.number() });
 
