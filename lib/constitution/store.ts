@@ -60,6 +60,8 @@ export class ConstitutionStore {
   private readonly cache: PrefilterCache<DetectedDomain[]>;
   private readonly now: () => number;
   private lastDebug: DebugInfo | null = null;
+  /** Principles in force by set of domains (see inForce). */
+  private readonly resolved = new Map<string, readonly ResolvedPrinciple[]>();
 
   constructor(
     readonly constitution: Constitution,
@@ -138,7 +140,7 @@ export class ConstitutionStore {
     let principles: RetrievedPrinciple[] = [];
     let dropped: string[] = [];
     if (!options.domainsOnly) {
-      const inForce = getConstitution(this.constitution, domains.map((d) => d.domain));
+      const inForce = this.inForce(domains.map((d) => d.domain));
       const picked = this.usesLlm ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls) : this.lexicalPick(prompt, inForce, domains, sims);
       ({ principles, dropped } = this.finish(picked, options.topK));
     }
@@ -169,8 +171,19 @@ export class ConstitutionStore {
     const domains = this.config.use_domain_prefilter
       ? this.lexicalDomains(prompt, options.semantic).lexicalDomains.map((d) => ({ domain: d.domain, confidence: d.confidence, source: "lexical" as const }))
       : [];
-    const inForce = getConstitution(this.constitution, domains.map((d) => d.domain));
+    const inForce = this.inForce(domains.map((d) => d.domain));
     return { domains, ...this.finish(this.lexicalPick(prompt, inForce, domains, options.semantic), options.topK) };
+  }
+
+  /**
+   * The principles in force under detected domains, resolved once per set of domains:
+   * the constitution never changes under a store, and prompts fall into few such sets.
+   */
+  private inForce(domains: string[]): readonly ResolvedPrinciple[] {
+    const key = [...domains].sort().join("\u0000");
+    let hit = this.resolved.get(key);
+    if (!hit) this.resolved.set(key, (hit = Object.freeze(getConstitution(this.constitution, domains))));
+    return hit;
   }
 
   private get calibration(): SemanticCalibration {
@@ -245,7 +258,7 @@ export class ConstitutionStore {
     }
   }
 
-  private lexicalPick(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[], sims?: SemanticSimilarities): Candidate[] {
+  private lexicalPick(prompt: string, inForce: readonly ResolvedPrinciple[], domains: DetectedDomain[], sims?: SemanticSimilarities): Candidate[] {
     const rules = { principle_min_relevance: this.config.principle_min_relevance, domain_carry: this.config.domain_carry };
     const lexical = this.index.principleScores(prompt);
     const own = sims ? fusePrinciples(lexical, sims, this.calibration) : lexical;
@@ -253,7 +266,7 @@ export class ConstitutionStore {
   }
 
   /** One agent for the core principles and one per detected domain, at most `max_parallel_agents` at a time. */
-  private async runAgents(prompt: string, inForce: ResolvedPrinciple[], domains: DetectedDomain[], ctx: RequestContext, fallbacks: Fallback[], calls: { domain_agent: number }): Promise<Candidate[]> {
+  private async runAgents(prompt: string, inForce: readonly ResolvedPrinciple[], domains: DetectedDomain[], ctx: RequestContext, fallbacks: Fallback[], calls: { domain_agent: number }): Promise<Candidate[]> {
     const llm = this.deps.llm!;
     const groups = [CORE_AGENT, ...domains.map((d) => d.domain)].map((name) => ({
       name,

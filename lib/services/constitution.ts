@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ConstitutionStore, UnknownDomainError, type ConstitutionStoreConfigInput, type Retrieval, type SemanticPort } from "@/lib/constitution";
 import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
-import { db } from "@/lib/db/client";
+import { orchestrationLog } from "@/lib/db/orchestration-log";
 import { embeddingSettings, env, llmSettings, retrievalPath } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { createLlmClient } from "@/lib/llm/client";
@@ -66,11 +66,7 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
       {
         llm: llm ? createLlmClient({ baseURL: llm.baseURL, apiKey: llm.apiKey, log: callLog() }) : undefined,
         semantic: path === "hybrid" && embeddingSettings(e) ? semanticPort(version) : undefined,
-        onEvent: (event) => {
-          db()
-            .orchestrationEvent.create({ data: { type: event.type, runId: event.run_id ?? null, requestId: event.request_id ?? null, detail: { fingerprint: event.fingerprint, ...(event.detail ?? {}) } } })
-            .catch((error: unknown) => log.warn(`could not record ${event.type}: ${error instanceof Error ? error.message : String(error)}`));
-        },
+        onEvent: (event) => orchestrationLog().record(event),
       },
     );
     globalStore.__charterStore = { versionId: version.id, store };

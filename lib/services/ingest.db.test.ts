@@ -120,7 +120,7 @@ describe("what the agent was actually given", () => {
     const first = s.events({ type: "UserPromptSubmit", prompt });
     await ingestEvents(parse([first, ...toolsAndEnd(s)]));
     expect(await db().principleUsage.count({ where: { traceId: s.id } })).toBeGreaterThan(0);
-    const replay = await ingestEvents(parse([{ ...first, context_delivered: false }]));
+    const replay = await ingestEvents(parse([{ ...first, context_delivered: false } as AgentEventInput]));
     expect(replay).toMatchObject({ accepted: 0, duplicates: 1 });
     const turn = await db().turn.findFirstOrThrow({ where: { sessionId: s.id } });
     expect(turn).toMatchObject({ contextDelivery: "spooled", injectedPrinciples: [], injectedKeyPoints: [] });
