@@ -80,9 +80,26 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** 503: the server cannot do this now. With `retryAfterSeconds`, responses carry `Retry-After`. */
 export class UnavailableError extends AppError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super("unavailable", 503, message);
+  }
+}
+
+/** What a client is told to wait, in seconds, when the database could not be asked: about one connection timeout. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database could not be reached or had no connection to spare. Never a verdict on
+ * the caller: a hook spools the event and sends it again after `Retry-After`.
+ */
+export class ServiceUnavailableError extends UnavailableError {
+  constructor(message = "The database is unavailable; try again shortly.", retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS) {
+    super(message, retryAfterSeconds);
   }
 }
 

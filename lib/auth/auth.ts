@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
@@ -5,8 +6,11 @@ import { admin, magicLink } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { adminAc, defaultStatements } from "better-auth/plugins/admin/access";
 import { db } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/prisma/client";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { baseUrl, env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { createApiKeySchema } from "@/lib/schemas/api-key";
 import { deliverSignInLink } from "./links";
 
 /** Sign-in links are single use and live this long. */
@@ -19,12 +23,31 @@ const noUserManagement = ac.newRole({ user: [], session: [] });
 // Charter's own and are checked by lib/auth/roles.ts in the action client and route wrapper.
 const roles = { viewer: noUserManagement, editor: noUserManagement, approver: noUserManagement, admin: adminAc };
 
+/** An error Better Auth logged and then swallowed, with the line it logged it under. */
+export type SwallowedError = { message: string; error: unknown };
+
+const swallowed = new AsyncLocalStorage<SwallowedError[]>();
+
+/**
+ * Runs a Better Auth call and returns what it logged at error level meanwhile.
+ * `verifyApiKey` answers `{valid: false}` for any failure, a database that could not
+ * be asked included; what it logged tells a refused key from an unchecked one.
+ */
+export async function withSwallowedErrors<T>(call: () => Promise<T>): Promise<{ result: T; errors: SwallowedError[] }> {
+  const errors: SwallowedError[] = [];
+  const result = await swallowed.run(errors, call);
+  return { result, errors };
+}
+
 /**
  * Better Auth's log lines, through Charter's logger. A refused credential is routine
  * (a revoked key, an expired link): one warning line, no stack trace.
  */
 function authLog(level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]): void {
   const first = args[0];
+  if (level === "error") swallowed.getStore()?.push({ message, error: first });
+  // The caller turns these into a 503 and the route wrapper logs them, once in a while.
+  if (isDatabaseUnavailable(first)) return;
   const reason = first instanceof Error ? first.message : undefined;
   if (level === "error" && !/failed to validate api key/i.test(message)) {
     log.error(`auth: ${message}`, first);
@@ -33,6 +56,18 @@ function authLog(level: "debug" | "info" | "warn" | "error", message: string, ..
   if (level === "error" || level === "warn") log.warn(`auth: ${message}${reason ? ` (${reason})` : ""}`);
 }
 
+/**
+ * The process's Prisma client, looked up on every use, so that Better Auth follows
+ * `closeDb` and `switchDatabase` instead of keeping a client that was closed.
+ */
+const currentDb = new Proxy({} as PrismaClient, {
+  get(_, property) {
+    const client = db();
+    const value: unknown = Reflect.get(client, property, client);
+    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(client) : value;
+  },
+});
+
 function createAuth() {
   const secret = env().BETTER_AUTH_SECRET;
   if (!secret) throw new Error("BETTER_AUTH_SECRET is not set: start Charter with `charter serve`, which generates one.");
@@ -40,7 +75,7 @@ function createAuth() {
     appName: "Charter",
     baseURL: baseUrl(),
     secret,
-    database: prismaAdapter(db(), { provider: "postgresql" }),
+    database: prismaAdapter(currentDb, { provider: "postgresql" }),
     telemetry: { enabled: false },
     logger: { level: "warn", log: authLog },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
@@ -54,6 +89,8 @@ function createAuth() {
       }),
       apiKey({
         defaultPrefix: "chk_",
+        // The form, the action and `charter keys create` check names with this schema; the plugin's own default is 32.
+        maximumNameLength: createApiKeySchema.shape.name.maxLength ?? undefined,
         enableMetadata: true,
         // Machine callers (hooks, batch ingestion) send many requests: no daily cap.
         rateLimit: { enabled: false },

@@ -1,5 +1,8 @@
+import { isAPIError } from "better-auth/api";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { ServiceUnavailableError } from "@/lib/errors";
 import { API_KEY_RESOURCE, apiKeyScopeSchema, asRole, roleAtLeast, type ApiKeyScope, type Role } from "./roles";
-import { auth } from "./auth";
+import { auth, withSwallowedErrors } from "./auth";
 
 /** Who is making a request: a signed-in person, or a machine holding an API key. */
 export type Caller =
@@ -17,11 +20,19 @@ export function apiKeyFrom(headers: Headers): string | null {
   return bearer?.[1] ?? null;
 }
 
-/** The caller behind a request's headers, or null when there is none or the credential is refused. */
+/**
+ * The caller behind a request's headers, or null when there is none or the credential
+ * is refused. A credential that could not be checked is never refused: a database
+ * that could not be asked throws ServiceUnavailableError (503), anything else throws.
+ */
 export async function resolveCaller(headers: Headers): Promise<Caller | null> {
   const key = apiKeyFrom(headers);
   if (key) return resolveApiKey(key);
-  const session = await auth().api.getSession({ headers });
+  const session = await auth()
+    .api.getSession({ headers })
+    .catch((error: unknown) => {
+      throw isDatabaseUnavailable(error) ? new ServiceUnavailableError() : error;
+    });
   if (!session) return null;
   const user = session.user as typeof session.user & { role?: string | null; banned?: boolean | null };
   if (user.banned) return null;
@@ -29,8 +40,13 @@ export async function resolveCaller(headers: Headers): Promise<Caller | null> {
 }
 
 async function resolveApiKey(key: string): Promise<Caller | null> {
-  const result = await auth().api.verifyApiKey({ body: { key } });
-  if (!result.valid || !result.key) return null;
+  const { result, errors } = await withSwallowedErrors(() => auth().api.verifyApiKey({ body: { key } }));
+  if (!result.valid || !result.key) {
+    // The plugin answers `valid: false` for every failure; only an APIError is a refusal.
+    const unchecked = errors.find((e) => e.error !== undefined && !isAPIError(e.error))?.error;
+    if (unchecked === undefined) return null;
+    throw isDatabaseUnavailable(unchecked) ? new ServiceUnavailableError() : unchecked;
+  }
   const granted = (result.key.permissions as Record<string, string[]> | null)?.[API_KEY_RESOURCE] ?? [];
   const scopes = granted.flatMap((s) => {
     const parsed = apiKeyScopeSchema.safeParse(s);

@@ -12,11 +12,22 @@ type Cached = { prisma: PrismaClient; target: DatabaseTarget; close: () => Promi
 // cache lives on globalThis. PGlite must never be opened twice on one directory.
 const globalCache = globalThis as unknown as { __charterDb?: Cached };
 
+/** Connections one process holds to PostgreSQL; requests beyond it queue for one. */
+export const POOL_SIZE = 10;
+
+/**
+ * How long a query or a transaction waits for a connection, whether the pool is busy
+ * or the server is slow to answer, before it fails as "database unavailable" (503
+ * with Retry-After). Short enough that a request under overload never hangs.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /** Builds a Prisma client for a target. Opening is lazy so that `next build` never touches a database. */
 export function createPrisma(target: DatabaseTarget): Cached {
   if (target.kind === "postgres") {
-    const adapter = new PrismaPg({ connectionString: target.url, max: 10, connectionTimeoutMillis: 5_000 });
-    const prisma = new PrismaClient({ adapter });
+    const adapter = new PrismaPg({ connectionString: target.url, max: POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // Prisma's own wait for a transaction's connection (2 s by default) follows the pool's, so both fail alike.
+    const prisma = new PrismaClient({ adapter, transactionOptions: { maxWait: CONNECT_TIMEOUT_MS } });
     return { prisma, target, close: () => prisma.$disconnect() };
   }
   const pglite = new PGlite(target.dir);

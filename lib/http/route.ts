@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { allows, resolveCaller, type Access, type Caller } from "@/lib/auth/caller";
-import { AppError, ForbiddenError, UnauthorizedError, validationErrorFrom } from "@/lib/errors";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, UnavailableError, validationErrorFrom } from "@/lib/errors";
 import { log } from "@/lib/log";
 
 type RouteContext<P> = { params: Promise<P> };
@@ -36,10 +37,33 @@ export function route<P = Record<string, never>>(access: Access | "public", hand
   };
 }
 
-/** Maps any thrown value to a JSON error response; unknown errors are logged and hidden. */
+/** Under overload every request fails the same way: one warning per this many milliseconds is enough. */
+const UNAVAILABLE_LOG_INTERVAL_MS = 10_000;
+let lastUnavailableLog = 0;
+
+function warnUnavailable(error: unknown): void {
+  const now = Date.now();
+  if (now - lastUnavailableLog < UNAVAILABLE_LOG_INTERVAL_MS) return;
+  lastUnavailableLog = now;
+  const reason = error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error);
+  log.warn(`database unavailable, answering 503: ${reason}`);
+}
+
+/**
+ * Maps any thrown value to a JSON error response; unknown errors are logged and hidden.
+ * A database that could not be asked, wherever in the handler, is a 503 with
+ * Retry-After: never a 500, and never a refusal of the caller.
+ */
 export function errorResponse(error: unknown): Response {
   if (error instanceof z.ZodError) error = validationErrorFrom(error.issues);
-  if (error instanceof AppError) return Response.json(error.toJSON(), { status: error.status });
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+    warnUnavailable(error);
+    error = new ServiceUnavailableError();
+  }
+  if (error instanceof AppError) {
+    const retryAfter = error instanceof UnavailableError ? error.retryAfterSeconds : undefined;
+    return Response.json(error.toJSON(), { status: error.status, headers: retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) } });
+  }
   log.error("unhandled error in route", error);
   return Response.json({ error: { code: "internal", message: "Something went wrong on the server." } }, { status: 500 });
 }
