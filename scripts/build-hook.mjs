@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Bundles the `charter hook` and `charter spool` fast path into dist/hook.mjs, so a
 // Claude Code hook starts in plain Node without a TypeScript loader (the 1 s budget).
-import { existsSync } from "node:fs";
+// The bundle may hold Charter's own code only (Node built-ins stay imports): a package
+// from node_modules would slow every hook call, so the build fails on one. It is written
+// to a temporary file and renamed, so a hook (or a test) running meanwhile never loads
+// half a bundle.
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -9,13 +13,25 @@ import { build } from "esbuild";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const entry = path.join(ROOT, "cli", "hook", "main.ts");
 if (!existsSync(entry)) process.exit(0);
-await build({
+const outfile = path.join(ROOT, "dist", "hook.mjs");
+const result = await build({
   entryPoints: [entry],
-  outfile: path.join(ROOT, "dist", "hook.mjs"),
+  outfile,
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node20",
   logLevel: "warning",
   alias: { "@": ROOT },
+  metafile: true,
+  write: false,
 });
+const packages = Object.keys(result.metafile.inputs).filter((input) => input.includes("node_modules"));
+if (packages.length) {
+  console.error(`dist/hook.mjs must hold Node built-ins and Charter's code only, not:\n  ${packages.join("\n  ")}`);
+  process.exit(1);
+}
+mkdirSync(path.dirname(outfile), { recursive: true });
+const temporary = `${outfile}.${process.pid}.tmp`;
+writeFileSync(temporary, result.outputFiles[0].contents);
+renameSync(temporary, outfile);

@@ -2,7 +2,9 @@
  * A scripted Charter events server for tests: POST /api/v1/events on 127.0.0.1 validates
  * the body with the real contract (lib/schemas/events.ts), remembers event ids in a store
  * that outlives a restart on the same port, and answers `{accepted, duplicates, results}`
- * like the real server. It can be made slow or made to answer an error status; close()
+ * like the real server. It can be made slow, made to answer an error status, or made to
+ * refuse chosen events (a whole batch holding one is refused, as the server applies a
+ * batch all or none); close()
  * destroys open sockets and pending delays (a delayed reply is then never sent).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -29,6 +31,8 @@ export type EventsBehaviour = {
   status?: number;
   /** The API key required in x-api-key; unset, any key or none is taken. */
   apiKey?: string;
+  /** A reason to refuse this event with 422 (a "poison" event); undefined takes it. */
+  reject?: (event: AgentEvent) => string | undefined;
   /** The additional_context for a UserPromptSubmit event. */
   context?: (event: Extract<AgentEvent, { type: "UserPromptSubmit" }>) => string | undefined;
 };
@@ -76,6 +80,11 @@ export async function startEventsServer(options: { port?: number; store?: Events
     }
     if (!parsed.success) return send(res, 422, { error: { code: "invalid", message: parsed.error.message, details: parsed.error.issues } });
     const events = "events" in parsed.data ? parsed.data.events : [parsed.data];
+    const refusals = events.flatMap((event, index) => {
+      const reason = behaviour.reject?.(event);
+      return reason === undefined ? [] : [{ path: "events" in parsed.data ? ["events", index] : [], message: reason }];
+    });
+    if (refusals.length) return send(res, 422, { error: { code: "invalid_event", message: refusals.map((r) => r.message).join("; "), details: refusals } });
     const seen = new Set(store.arrivals);
     const results: EventResult[] = events.map((event) => {
       store.arrivals.push(event.id);

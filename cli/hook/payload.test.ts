@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,6 @@ import { CONTEXT_WINDOW_TOKENS as IMPORT_CONTEXT_WINDOW_TOKENS } from "@/lib/tra
 import { DEFAULT_URL, resolveHookConfig } from "./config";
 import { CONTEXT_WINDOW_TOKENS, HOOK_EVENTS, HOOK_LIMITS, HOOK_MAX_TOOL_OUTPUT, type HookEventName } from "./events";
 import { buildEvent, clipDeep, parsePayload, PayloadError } from "./payload";
-import { Spool } from "./spool";
 import { readLastReply } from "./transcript";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
@@ -96,6 +95,18 @@ describe("buildEvent", () => {
     const long = "x".repeat(HOOK_LIMITS.prompt + 10);
     const { event } = buildEvent("UserPromptSubmit", { session_id: "s-123456", prompt: long });
     expect(agentEventSchema.safeParse(event).success).toBe(true);
+  });
+
+  it.each([
+    ["Stop", { hook_event_name: "SubagentStop" }, 'the payload is for the hook event "SubagentStop", not "Stop"; nothing sent (check the command of that hook in Claude Code\'s settings)'],
+    ["PostToolUse", { hook_event_name: "PreToolUse" }, 'the payload is for the hook event "PreToolUse", not "PostToolUse"; nothing sent (check the command of that hook in Claude Code\'s settings)'],
+    ["SessionEnd", { hook_event_name: 7 }, 'the payload is for the hook event a number, not "SessionEnd"; nothing sent (check the command of that hook in Claude Code\'s settings)'],
+  ] as [HookEventName, Record<string, unknown>, string][])("refuses a %s payload that names another event (%j)", (type, changes, message) => {
+    expect(() => buildEvent(type, { session_id: "s-123456", ...changes })).toThrow(new PayloadError(message));
+  });
+
+  it("takes a payload without hook_event_name as the command's event", () => {
+    expect(buildEvent("SessionEnd", { session_id: "s-123456" }).event).toMatchObject({ type: "SessionEnd" });
   });
 
   it("refuses a payload without a session", () => {
@@ -197,33 +208,5 @@ describe("resolveHookConfig", () => {
     const file = path.join(home, "hook.json");
     writeFileSync(file, "{url:");
     expect(resolveHookConfig({ CHARTER_HOOK_CONFIG: file }, home)).toMatchObject({ url: DEFAULT_URL, warning: `${file} is not valid JSON` });
-  });
-});
-
-describe("Spool", () => {
-  it("keeps arrival order, even when the clock goes back", () => {
-    const spool = new Spool(path.join(tmp(), "spool"));
-    spool.add({ id: "event-a" }, 2_000);
-    spool.add({ id: "event-b" }, 2_000);
-    spool.add({ id: "event-c" }, 1_000);
-    spool.add({ id: "event-d" }, 3_000);
-    expect(spool.list().map((e) => (spool.read(e) as { id: string }).id)).toEqual(["event-a", "event-b", "event-c", "event-d"]);
-    expect(readdirSync(spool.dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
-  });
-
-  it("lets one replay hold the lock at a time, and takes over a stale one", async () => {
-    const spool = new Spool(path.join(tmp(), "spool"));
-    const first = await spool.lock(Date.now());
-    expect(first).toBeDefined();
-    expect(await spool.lock(Date.now() + 60)).toBeUndefined();
-    first!.release();
-    const second = await spool.lock(Date.now());
-    expect(second).toBeDefined();
-    const past = new Date(Date.now() - 60_000);
-    utimesSync(second!.file, past, past);
-    const third = await spool.lock(Date.now());
-    expect(third).toBeDefined();
-    third!.release();
-    second!.release();
   });
 });

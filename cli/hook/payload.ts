@@ -3,7 +3,7 @@ import type { AgentEventInput } from "@/lib/schemas/events";
 import { HOOK_LIMITS, HOOK_MAX_TOOL_OUTPUT, type HookEventName } from "./events";
 import { readLastReply, type LastReply } from "./transcript";
 
-/** A hook payload that cannot become an event (exit code 1). */
+/** A hook payload that cannot become an event: said on stderr, nothing sent. */
 export class PayloadError extends Error {
   constructor(message: string) {
     super(message);
@@ -58,11 +58,25 @@ export function parsePayload(raw: string): Record<string, unknown> {
 }
 
 /**
+ * Claude Code names the event in the payload (`hook_event_name`). It must be the one the
+ * command was installed for: `charter hook Stop` run for a SubagentStop, say, would
+ * otherwise report a subagent's stop as the end of the main agent's turn.
+ */
+export function checkEventName(type: HookEventName, payload: Record<string, unknown>): void {
+  const named = payload.hook_event_name;
+  if (named === undefined || named === type) return;
+  const shown = typeof named === "string" ? JSON.stringify(named.slice(0, 100)) : `a ${typeof named}`;
+  throw new PayloadError(`the payload is for the hook event ${shown}, not "${type}"; nothing sent (check the command of that hook in Claude Code's settings)`);
+}
+
+/**
  * Turns a Claude Code hook payload into one event of lib/schemas/events.ts, with a fresh
  * id. Fields the contract does not know are dropped (its objects are strict); strings
  * past the contract's limits are clipped rather than have the whole event refused.
+ * Throws PayloadError when the payload is for another event or has no session.
  */
 export function buildEvent(type: HookEventName, payload: Record<string, unknown>, options: BuildOptions = {}): Built {
+  checkEventName(type, payload);
   const sessionId = text(payload, "session_id");
   if (!sessionId) throw new PayloadError("the hook payload has no session_id");
   const warnings: string[] = [];

@@ -1,33 +1,41 @@
 import http from "node:http";
 import type { HookConfig } from "./config";
 
-/** What became of a request to POST /api/v1/events, and so what to do with its events. */
+/**
+ * What became of a request to POST /api/v1/events, and so what to do with its events.
+ * Only "delivered" and "rejected" take an event out of the spool: every other answer is
+ * a fault of the server, the network or the settings, and the event waits for it to pass.
+ */
 export type Delivery =
   /** 2xx: the server has the events (new or already seen). */
   | { kind: "delivered"; status: number; body: unknown }
-  /** No answer in time, no connection, 5xx or 429: spool and send again later. */
+  /** No answer in time, no connection, 5xx, 408 or 429: spool and send again later. */
   | { kind: "unavailable"; reason: string }
-  /** 401/403: the API key is missing or refused; sending again will not help until it is fixed. */
+  /** 401/403: the API key is missing or refused; the events wait until it is fixed. */
   | { kind: "refused"; status: number; reason: string }
-  /** 400/413/422: the server will never take these events. */
-  | { kind: "rejected"; status: number; reason: string }
-  /** Any other 4xx: probably the wrong URL; sending again will not help until it is fixed. */
+  /** 400/409/413/422: the server will never take these events as they are. */
+  | { kind: "rejected"; status: number; reason: string; body: unknown }
+  /** Any other answer (404, 405, a redirect, a bad URL): probably the wrong URL; the events wait until it is fixed. */
   | { kind: "misdirected"; status: number; reason: string };
 
 export const EVENTS_PATH = "/api/v1/events";
+
+/** Statuses that blame the events themselves (one event, when a batch is sent one at a time). */
+const REJECTING = new Set([400, 409, 413, 422]);
 
 function errorMessage(body: unknown): string | undefined {
   const error = (body as { error?: { message?: unknown } } | null)?.error;
   return typeof error?.message === "string" ? error.message : undefined;
 }
 
+/** The delivery class of an HTTP answer; see Delivery. */
 export function classify(status: number, body: unknown): Delivery {
   const detail = errorMessage(body);
   const reason = `HTTP ${status}${detail ? `: ${detail}` : ""}`;
   if (status >= 200 && status < 300) return { kind: "delivered", status, body };
   if (status >= 500 || status === 429 || status === 408) return { kind: "unavailable", reason };
   if (status === 401 || status === 403) return { kind: "refused", status, reason };
-  if (status === 400 || status === 413 || status === 422) return { kind: "rejected", status, reason };
+  if (REJECTING.has(status)) return { kind: "rejected", status, reason, body };
   return { kind: "misdirected", status, reason };
 }
 
@@ -59,21 +67,28 @@ export class EventSender {
     const ms = Math.max(1, Math.round(timeoutMs));
 
     return new Promise<Delivery>((resolve) => {
-      const req = request(url, { method: "POST", headers, signal: AbortSignal.timeout(ms), ...(secure ? {} : { agent: this.agent }) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", (error) => resolve(failure(error, ms)));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // not JSON: kept as text for the reason
-          }
-          resolve(classify(res.statusCode ?? 0, parsed));
+      let req: http.ClientRequest;
+      try {
+        req = request(url, { method: "POST", headers, signal: AbortSignal.timeout(ms), ...(secure ? {} : { agent: this.agent }) }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("error", (error) => resolve(failure(error, ms)));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              // not JSON: kept as text for the reason
+            }
+            resolve(classify(res.statusCode ?? 0, parsed));
+          });
         });
-      });
+      } catch (error) {
+        // http.request throws at once for a URL it cannot use (ftp:, say).
+        resolve({ kind: "misdirected", status: 0, reason: `cannot send to ${this.endpoint}: ${(error as Error).message}` });
+        return;
+      }
       req.on("error", (error) => resolve(failure(error, ms)));
       req.end(payload);
     });
@@ -87,4 +102,27 @@ export class EventSender {
 function failure(error: Error, ms: number): Delivery {
   if (error.name === "AbortError" || error.name === "TimeoutError") return { kind: "unavailable", reason: `no answer within ${ms} ms` };
   return { kind: "unavailable", reason: error.message || (error as NodeJS.ErrnoException).code || "connection failed" };
+}
+
+/** An answer that leaves the events waiting in the spool. */
+export type Failure = Exclude<Delivery, { kind: "delivered" | "rejected" }>;
+
+/** The failure in one clause, with what to fix when a person has to. */
+export function describeFailure(failure: Failure, endpoint: string): string {
+  switch (failure.kind) {
+    case "unavailable":
+      return `server unreachable (${failure.reason})`;
+    case "refused":
+      return `the server refused the API key (${failure.reason}); set CHARTER_API_KEY or api_key in the hook config`;
+    case "misdirected":
+      return `unexpected answer from ${endpoint} (${failure.reason}); check CHARTER_URL`;
+  }
+}
+
+/**
+ * A failure a person has to fix (key, URL) is said once, until an event is delivered;
+ * this names it. Undefined for the server being down, which every hook reports.
+ */
+export function settingsProblem(failure: Failure): string | undefined {
+  return failure.kind === "unavailable" ? undefined : `${failure.kind} ${failure.status}`;
 }

@@ -1,84 +1,182 @@
-import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** `<ms since epoch, 15 digits>-<sequence, 6 digits>-<event id>.json`: lexical order is arrival order. */
 const SPOOLED = /^(\d{15})-(\d{6})-[\w-]+\.json$/;
 const LOCK = ".lock";
+/** The settings problem (refused key, wrong URL) last said on stderr; removed when an event is delivered. */
+const PROBLEM = ".problem";
 /** A lock untouched for this long was left by a process that died. */
 const STALE_LOCK_MS = 10_000;
-/** Where spooled events the server refused (400/413/422) are kept for a person to inspect. */
+/** An entry larger than this is not one of the hook's events (they are clipped far below it). */
+export const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
+/**
+ * Where events the server refused (400/409/413/422) and entries that are not events are
+ * kept for a person: `<name>.json` as it was, and `<name>.reason.txt` saying why.
+ */
 export const REJECTED_DIR = "rejected";
+export const REASON_SUFFIX = ".reason.txt";
 
 export type Spooled = { name: string; file: string; bytes: number };
+
+/** What a spool entry holds. `salvaged`: bytes after the event were moved to this file in rejected/. */
+export type SpoolRead = { kind: "event"; event: object; salvaged?: string } | { kind: "gone" } | { kind: "bad"; problem: string };
 
 function errno(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
 }
 
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Nothing reads the server's answer to a spooled event, so a spooled UserPromptSubmit
+ * never put its principles in the agent's context: it says so, and the server records
+ * the turn with nothing injected.
+ */
+export function unanswered<E extends { type?: unknown }>(event: E): E {
+  return event.type === "UserPromptSubmit" ? { ...event, context_delivered: false } : event;
+}
+
+/** Length of the JSON object at the start of `text` (strings skipped whole), or -1 when it does not close. */
+function leadingObjectLength(text: string): number {
+  let i = text.search(/\S/);
+  if (i < 0 || text[i] !== "{") return -1;
+  let depth = 0;
+  let inString = false;
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === "{" || c === "[") {
+      depth++;
+    } else if ((c === "}" || c === "]") && --depth === 0) {
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** True when the path names anything, a dangling link included. */
+function exists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describeKind(stat: Stats): string {
+  if (stat.isDirectory()) return "a directory";
+  if (stat.isFIFO()) return "a named pipe";
+  if (stat.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
 /**
  * Events that could not be delivered, one file per event, written atomically (temporary
- * file, then rename) so a reader never sees half an event. A file is deleted only after
- * the server acknowledged it; the server ignores ids it has seen, so sending one twice
- * after an unclear failure is safe.
+ * file, then rename) so a reader never sees half an event. A file leaves the spool only
+ * when the server acknowledged it, or to rejected/ with its reason; the server ignores
+ * ids it has seen, so sending one twice after an unclear failure is safe. Other files in
+ * the directory are not the spool's and are left alone.
  */
 export class Spool {
   constructor(readonly dir: string) {}
 
-  /** The waiting events, oldest first. */
-  list(): Spooled[] {
-    let names: string[];
+  private names(): string[] {
     try {
-      names = readdirSync(this.dir);
+      return readdirSync(this.dir)
+        .filter((name) => SPOOLED.test(name))
+        .sort();
     } catch (error) {
       if (errno(error) === "ENOENT") return [];
       throw error;
     }
-    return names
-      .filter((name) => SPOOLED.test(name))
-      .sort()
-      .map((name) => {
-        const file = path.join(this.dir, name);
-        let bytes = 0;
-        try {
-          bytes = statSync(file).size;
-        } catch {
-          // removed by a concurrent replay; reading it will say so
-        }
-        return { name, file, bytes };
-      });
+  }
+
+  /** The waiting entries, oldest first. */
+  list(): Spooled[] {
+    return this.names().map((name) => {
+      const file = path.join(this.dir, name);
+      let bytes = 0;
+      try {
+        bytes = statSync(file).size;
+      } catch {
+        // gone (a concurrent replay) or unreadable: reading it will say which
+      }
+      return { name, file, bytes };
+    });
   }
 
   /** Adds an event after every waiting one; returns its file name. */
-  add(event: { id: string }, now: number = Date.now()): string {
+  add<E extends { id: string; type?: unknown }>(event: E, now: number = Date.now()): string {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const last = this.list().at(-1);
-    const match = last ? SPOOLED.exec(last.name) : null;
-    const lastAt = match ? Number(match[1]) : 0;
-    // Never sort before an event already waiting, even if the clock went back.
-    const at = Math.max(now, lastAt);
-    const sequence = match && at === lastAt ? Number(match[2]) + 1 : 0;
-    const name = `${String(at).padStart(15, "0")}-${String(sequence).padStart(6, "0")}-${event.id.replace(/[^\w-]/g, "_")}.json`;
+    const name = this.nextName(event.id, now);
     const temporary = path.join(this.dir, `.${name}.${process.pid}.tmp`);
-    writeFileSync(temporary, JSON.stringify(event), { mode: 0o600 });
+    writeFileSync(temporary, JSON.stringify(unanswered(event)), { mode: 0o600 });
     renameSync(temporary, path.join(this.dir, name));
     return name;
   }
 
-  /** The event in a spooled file; undefined when another process already delivered it. */
-  read(entry: Spooled): unknown {
+  private nextName(id: string, now: number): string {
+    const match = SPOOLED.exec(this.names().at(-1) ?? "");
+    const lastAt = match ? Number(match[1]) : 0;
+    // Never sort before an event already waiting, even if the clock went back.
+    const at = Math.max(now, lastAt);
+    const sequence = match && at === lastAt ? Number(match[2]) + 1 : 0;
+    return `${String(at).padStart(15, "0")}-${String(sequence).padStart(6, "0")}-${id.replace(/[^\w-]/g, "_")}.json`;
+  }
+
+  /**
+   * The event in an entry. Never throws: an entry that is not an event file (a directory,
+   * unreadable, not JSON) is "bad" with the reason; one another process already delivered
+   * is "gone". A file whose event is followed by garbage keeps the event, and the whole
+   * file as it was goes to rejected/ ("salvaged").
+   */
+  read(entry: Spooled): SpoolRead {
     let text: string;
     try {
+      const stat = statSync(entry.file);
+      if (!stat.isFile()) return { kind: "bad", problem: `is ${describeKind(stat)}, not an event file` };
+      if (stat.size > MAX_ENTRY_BYTES) return { kind: "bad", problem: `holds ${stat.size} bytes, more than an event (${MAX_ENTRY_BYTES})` };
       text = readFileSync(entry.file, "utf8");
     } catch (error) {
-      if (errno(error) === "ENOENT") return undefined;
-      throw error;
+      if (errno(error) !== "ENOENT") return { kind: "bad", problem: `cannot be read (${message(error)})` };
+      return exists(entry.file) ? { kind: "bad", problem: "is a link to nothing" } : { kind: "gone" };
     }
+    let parsed: unknown;
     try {
-      return JSON.parse(text);
+      parsed = JSON.parse(text);
+    } catch (error) {
+      return this.salvage(entry, text) ?? { kind: "bad", problem: text.trim() ? `is not JSON (${message(error)})` : "is empty" };
+    }
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { kind: "bad", problem: "is JSON but not an event object" };
+    return { kind: "event", event: parsed };
+  }
+
+  /** An event followed by bytes that are not JSON: the original goes to rejected/, the entry keeps the event alone. */
+  private salvage(entry: Spooled, text: string): SpoolRead | undefined {
+    const length = leadingObjectLength(text);
+    if (length < 0) return undefined;
+    let event: unknown;
+    try {
+      event = JSON.parse(text.slice(0, length));
     } catch {
-      this.reject(entry);
       return undefined;
+    }
+    if (!event || typeof event !== "object" || Array.isArray(event)) return undefined;
+    try {
+      const kept = this.keepAside(entry.name, text, `the ${text.length - length} characters after the event (from character ${length}) are not JSON; the event before them stayed in the spool`);
+      const temporary = path.join(this.dir, `.${entry.name}.${process.pid}.tmp`);
+      writeFileSync(temporary, text.slice(0, length), { mode: 0o600 });
+      renameSync(temporary, entry.file);
+      return { kind: "event", event, salvaged: kept };
+    } catch (error) {
+      return { kind: "bad", problem: `holds an event followed by garbage and cannot be cleaned up (${message(error)})` };
     }
   }
 
@@ -90,17 +188,76 @@ export class Spool {
     }
   }
 
-  /** Moves an event the server will never take out of the queue, keeping it for inspection. */
-  reject(entry: Spooled): string {
-    const dir = path.join(this.dir, REJECTED_DIR);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const target = path.join(dir, entry.name);
+  /**
+   * Moves an entry the server will never take (or that is no event) out of the queue into
+   * rejected/, beside a file with the reason and the server's answer; returns its new path.
+   */
+  reject(entry: Spooled, reason: string, answer?: unknown): string {
+    const target = this.rejectedPath(entry.name);
     try {
       renameSync(entry.file, target);
     } catch (error) {
       if (errno(error) !== "ENOENT") throw error;
     }
+    this.writeReason(target, reason, answer);
     return target;
+  }
+
+  /** Keeps an event the server refused when it was sent live, as reject() does for spooled ones. */
+  keepRejected<E extends { id: string; type?: unknown }>(event: E, reason: string, answer?: unknown): string {
+    return this.keepAside(this.nextName(event.id, Date.now()), JSON.stringify(unanswered(event)), reason, answer);
+  }
+
+  private keepAside(name: string, content: string, reason: string, answer?: unknown): string {
+    const target = this.rejectedPath(name);
+    writeFileSync(target, content, { mode: 0o600 });
+    this.writeReason(target, reason, answer);
+    return target;
+  }
+
+  /** A free path in rejected/ for `name`: an event refused twice keeps both copies. */
+  private rejectedPath(name: string): string {
+    const dir = path.join(this.dir, REJECTED_DIR);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stem = name.replace(/\.json$/, "");
+    for (let n = 0; ; n++) {
+      const candidate = path.join(dir, `${stem}${n ? `~${n}` : ""}.json`);
+      if (!exists(candidate)) return candidate;
+    }
+  }
+
+  private writeReason(target: string, reason: string, answer: unknown): void {
+    const shown = answer === undefined ? "" : `server answer:\n${typeof answer === "string" ? answer : JSON.stringify(answer, null, 2)}\n`;
+    writeFileSync(target.replace(/\.json$/, REASON_SUFFIX), `${reason}\nrejected at ${new Date().toISOString()}\n${shown}`, { mode: 0o600 });
+  }
+
+  /**
+   * Records a settings problem (a refused key, a wrong URL) that a person has to fix; true
+   * when it is new, so that it is said on stderr once rather than by every hook.
+   */
+  noteProblem(key: string): boolean {
+    const file = path.join(this.dir, PROBLEM);
+    try {
+      if (readFileSync(file, "utf8") === key) return false;
+    } catch {
+      // not recorded yet
+    }
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      writeFileSync(file, key, { mode: 0o600 });
+    } catch {
+      // unrecorded: said again next time, which is better than never
+    }
+    return true;
+  }
+
+  /** An event was delivered: whatever problem was said is over. */
+  clearProblem(): void {
+    try {
+      unlinkSync(path.join(this.dir, PROBLEM));
+    } catch {
+      // none recorded
+    }
   }
 
   /**

@@ -1,0 +1,101 @@
+/**
+ * For the hook's tests: the bundled hook (dist/hook.mjs) spawned the way Claude Code runs
+ * it, a temporary home and spool per test, and the scripted events server.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { startEventsServer, type EventsServer, type EventsStore } from "@/test/events-server";
+import type { HookEventName } from "./events";
+import { Spool } from "./spool";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+export const HOOK = path.join(ROOT, "dist", "hook.mjs");
+const FIXTURES = path.join(import.meta.dirname, "fixtures");
+export const TRANSCRIPT = path.join(FIXTURES, "transcript.jsonl");
+export const API_KEY = "test-key-0123456789";
+
+/** One session's hook calls, with the fixture payload of each. */
+export const CALLS: [HookEventName, string][] = [
+  ["UserPromptSubmit", "user-prompt-submit.json"],
+  ["PostToolUse", "post-tool-use-bash.json"],
+  ["PostToolUse", "post-tool-use-edit.json"],
+  ["Stop", "stop.json"],
+  ["SessionEnd", "session-end.json"],
+];
+
+/** A fixture payload as Claude Code sends it, pointing at the fixture transcript; `changes` override its fields. */
+export function payload(name: string, changes: Record<string, unknown> = {}): string {
+  const data = JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8")) as Record<string, unknown>;
+  return JSON.stringify({ ...data, transcript_path: TRANSCRIPT, ...changes });
+}
+
+export function buildHook(): { status: number | null; stderr: string } {
+  return spawnSync(process.execPath, [path.join(ROOT, "scripts", "build-hook.mjs")], { encoding: "utf8" });
+}
+
+export type Run = { code: number | null; stdout: string; stderr: string; ms: number };
+
+/** Spawns the bundle (asynchronously: the scripted server answers from this process). */
+export function run(args: string[], input: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    // Only what the test gives: no developer's CHARTER_* settings leak into the hook.
+    const childEnv: NodeJS.ProcessEnv = { NODE_ENV: "test", HOME: env.HOME ?? os.tmpdir(), ...env };
+    const child = spawn(process.execPath, [HOOK, ...args], { env: childEnv, stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+    child.stdin.on("error", () => {
+      // the hook may exit before reading stdin; that is its right
+    });
+    child.stdin.end(input);
+  });
+}
+
+export const lines = (text: string) => text.split("\n").filter(Boolean);
+
+const servers = new Set<EventsServer>();
+
+/** Closes every server the tests started; for afterEach. */
+export async function closeServers(): Promise<void> {
+  await Promise.all([...servers].map((s) => s.close()));
+  servers.clear();
+}
+
+/** A temporary home with a spool directory, and a scripted server that takes API_KEY. */
+export function setup(options: { store?: EventsStore } = {}) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "charter-hook-"));
+  const spoolDir = path.join(dir, "spool");
+  const rejectedDir = path.join(spoolDir, "rejected");
+  const spooled = () => new Spool(spoolDir).list();
+  return {
+    dir,
+    spoolDir,
+    rejectedDir,
+    /** The spool's entries, oldest first. */
+    spooled: () => spooled().map((e) => e.name),
+    spooledEvents: () => spooled().map((e) => JSON.parse(readFileSync(e.file, "utf8")) as Record<string, unknown> & { id: string }),
+    spooledIds: () => spooled().map((e) => (JSON.parse(readFileSync(e.file, "utf8")) as { id: string }).id),
+    /** Everything in rejected/, sorted. */
+    rejected: () => (existsSync(rejectedDir) ? readdirSync(rejectedDir).sort() : []),
+    async start(port = 0) {
+      const server = await startEventsServer({ port, store: options.store, behaviour: { apiKey: API_KEY, context: (e) => `Principles for: ${e.prompt.slice(0, 20)}` } });
+      servers.add(server);
+      return server;
+    },
+    async stop(server: EventsServer) {
+      await server.close();
+      servers.delete(server);
+    },
+    env(port: number): Record<string, string> {
+      // HOME in the temporary directory keeps a developer's ~/.config/charter/hook.json out of the test.
+      return { CHARTER_URL: `http://127.0.0.1:${port}`, CHARTER_API_KEY: API_KEY, CHARTER_SPOOL_DIR: spoolDir, HOME: dir };
+    },
+  };
+}
