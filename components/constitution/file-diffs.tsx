@@ -77,9 +77,10 @@ export function FileDiffs({ diffs, from, to }: { diffs: BoundedDiff[]; from: num
             <Note>
               Not compared: a side is over the {formatBytes(MAX_FILE_BYTES)} a constitution file may hold. <Downloads diff={d} from={from} to={to} />
             </Note>
-          ) : d.skipped === "too_different" ? (
+          ) : d.skipped === "too_slow" ? (
             <Note>
-              Not compared line by line: the file changed too much to diff here. <Downloads diff={d} from={from} to={to} />
+              Not compared line by line: it would take too long here (the file changed a great deal, or the comparison&apos;s time was spent on the files above).{" "}
+              <Downloads diff={d} from={from} to={to} />
             </Note>
           ) : d.hidden > 0 && d.shown.length === 0 ? (
             <Note>

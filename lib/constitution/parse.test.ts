@@ -3,9 +3,11 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
-import { parseConstitution, withFile, type ConstitutionFile } from "./parse";
+import { formatBytes, MAX_CONSTITUTION_BYTES, MAX_CONSTITUTION_FILES, MAX_FILE_BYTES } from "./limits";
+import { parseConstitution, parseStoredConstitution, withFile, type ConstitutionFile } from "./parse";
 import { CORE_FILE, formatIssue, OVERLAYS_DIR, type ConstitutionIssue } from "./schema";
 import { serializeConstitution } from "./serialize";
+import { MAX_CHARACTER_ISSUES } from "./text-limits";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 const MALFORMED = path.join(FIXTURES, "malformed");
@@ -215,5 +217,113 @@ describe("withFile", () => {
     ["adds a new file", "eval/more.yaml", ["core.yaml:a", "overlays/medical.yml:b", "overlays/legal.yaml:c", "eval/more.yaml:new"]],
   ])("%s", (_label, path, expected) => {
     expect(withFile(files, path, "new").map((f) => `${f.path}:${f.text}`)).toEqual(expected);
+  });
+});
+
+describe("forbidden characters (text-limits.ts)", () => {
+  const core = baseText(CORE_FILE);
+  const coreWith = (from: string, to: string) => {
+    if (!core.includes(from)) throw new Error(`the base core.yaml has no ${JSON.stringify(from)}`);
+    return [{ path: CORE_FILE, text: core.replace(from, to) }];
+  };
+
+  it.each([
+    ["a raw NUL in a title", "title: Honesty and Accuracy", "title: Honesty\u0000 and Accuracy", "core.yaml:13:19: principles[1].title: contains a NUL character (U+0000); remove it"],
+    ["a raw ESC in a rule", "rule: Give useful", "rule: Give \u001b[31museful", "core.yaml:20:16: principles[2].rule: contains a control character (U+001B); remove it"],
+    ["a raw DEL in a comment", "# A minimal valid core", "# A minimal\u007f valid core", "core.yaml:1:12: (file): contains a control character (U+007F); remove it"],
+    ["a raw C1 control (NEL) in an id", "id: SOFT.HONEST.1", "id: SOFT.HONEST.1\u0085", "core.yaml:10:22: principles[1].id: contains a control character (U+0085); remove it"],
+    ["a raw noncharacter in a keyword", "keywords: [bomb, weapon]", "keywords: [bomb, weap\uffffon]", "core.yaml:8:26: principles[0].keywords[1]: contains a noncharacter (U+FFFF); remove it"],
+    ["a lone surrogate, as an editor can send", "title: Helpfulness", "title: Help\ud800fulness", "core.yaml:19:16: principles[2].title: contains a lone surrogate (U+D800); remove it"],
+    ["a NUL in a key, shown as U+FFFD", "    title: Helpfulness", "    ti\u0000tle: Helpfulness", "core.yaml:19:7: principles[2].ti\uFFFDtle: contains a NUL character (U+0000); remove it"],
+    ["a NUL written as an escape", "title: Honesty and Accuracy", 'title: "Honesty\\0 and Accuracy"', "core.yaml:13:12: principles[1].title: contains a NUL character (U+0000), written as an escape; remove it"],
+    ["BEL written as \\x07", "rule: Give useful, direct answers.", 'rule: "Give \\x07useful, direct answers."', "core.yaml:20:11: principles[2].rule: contains a control character (U+0007), written as an escape; remove it"],
+    ["NEL written as \\N", "title: Helpfulness", 'title: "Help\\Nfulness"', "core.yaml:19:12: principles[2].title: contains a control character (U+0085), written as an escape; remove it"],
+    ["a lone surrogate written as \\ud800", "title: Helpfulness", 'title: "Help\\ud800fulness"', "core.yaml:19:12: principles[2].title: contains a lone surrogate (U+D800), written as an escape; remove it"],
+  ])("refuses %s", (_label, from, to, expected) => {
+    expect(issuesOf(coreWith(from, to)).map(formatIssue)).toEqual([expected]);
+  });
+
+  it.each([
+    ["a raw tab inside a value", "title: Helpfulness", "title: Help\tfulness"],
+    ["tab, newline and carriage return escapes", "title: Helpfulness", 'title: "Help\\t\\n\\rfulness"'],
+    ["CRLF line endings", "\n", "\r\n"],
+    ["a byte order mark", "# A minimal", "\ufeff# A minimal"],
+  ])("accepts %s", (_label, from, to) => {
+    const result = parseConstitution([{ path: CORE_FILE, text: core.replaceAll(from, to) }]);
+    expect(result.ok ? [] : result.issues.map(formatIssue)).toEqual([]);
+  });
+
+  it(`reports ${MAX_CHARACTER_ISSUES} characters one by one, then says how many more follow`, () => {
+    const issues = issuesOf(coreWith("title: Helpfulness", `title: Help${"\u0000".repeat(MAX_CHARACTER_ISSUES + 5)}fulness`));
+    expect(issues).toHaveLength(MAX_CHARACTER_ISSUES);
+    expect(formatIssue(issues.at(-1)!)).toBe(`core.yaml:19:${16 + MAX_CHARACTER_ISSUES - 1}: principles[2].title: contains a NUL character (U+0000); remove it; 5 more follow in this file`);
+  });
+
+  it("reports a file's forbidden characters and its YAML errors, and nothing of its fields", () => {
+    const issues = issuesOf(coreWith("title: Helpfulness", "title: Help\u0000fulness\n    priority: [1"));
+    expect(issues[0] && formatIssue(issues[0])).toBe("core.yaml:19:16: principles[2].title: contains a NUL character (U+0000); remove it");
+    expect(issues.slice(1).map((i) => i.field)).toEqual(["(yaml)", "(yaml)"]);
+  });
+
+  it("checks every file, overlays and eval files included", () => {
+    const medical = baseText("overlays/medical.yaml").replace("description: Personal health questions", 'description: "Personal\\e health questions').replace("medication doses.", 'medication doses."');
+    const issues = issuesOf(withFiles([{ path: "overlays/medical.yaml", text: medical }, { path: "eval/cases.yaml", text: "cases:\n  - prompt: hi\u0000\n" }]));
+    expect(issues.map(formatIssue)).toEqual([
+      "eval/cases.yaml:2:15: cases[0].prompt: contains a NUL character (U+0000); remove it",
+      "overlays/medical.yaml:2:14: description: contains a control character (U+001B), written as an escape; remove it",
+    ]);
+  });
+});
+
+describe("size limits (limits.ts)", () => {
+  /** `text` and a comment, `bytes` long in all (ASCII). */
+  const padded = (text: string, bytes: number) => `${text}\n# ${"x".repeat(bytes - text.length - 4)}\n`;
+
+  it(`refuses a file over ${formatBytes(MAX_FILE_BYTES)} before parsing anything`, () => {
+    const big = padded(baseText(CORE_FILE), MAX_FILE_BYTES + 1);
+    expect(issuesOf(withFiles([{ path: CORE_FILE, text: big }])).map(formatIssue)).toEqual([`core.yaml:1:1: (file): is ${formatBytes(MAX_FILE_BYTES + 1)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}`]);
+  });
+
+  it("counts UTF-8 bytes, not characters", () => {
+    const text = padded(baseText(CORE_FILE), MAX_FILE_BYTES - 1000).replace("# x", `# ${"é".repeat(1000)}`);
+    expect(text.length).toBeLessThan(MAX_FILE_BYTES);
+    expect(issuesOf(withFiles([{ path: CORE_FILE, text }])).map((i) => i.reason)).toEqual([expect.stringMatching(/^is .*; a constitution file may hold at most /)]);
+  });
+
+  it("accepts a file of exactly the limit", () => {
+    const result = parseConstitution(withFiles([{ path: CORE_FILE, text: padded(baseText(CORE_FILE), MAX_FILE_BYTES) }]));
+    expect(result.ok ? [] : result.issues.map(formatIssue)).toEqual([]);
+  });
+
+  it(`refuses a constitution over ${formatBytes(MAX_CONSTITUTION_BYTES)} in all, at its largest file`, () => {
+    const count = Math.floor(MAX_CONSTITUTION_BYTES / MAX_FILE_BYTES) + 1;
+    const evals = Array.from({ length: count }, (_, i) => ({ path: `eval/part${i}.yaml`, text: padded("cases: []", MAX_FILE_BYTES - i) }));
+    const total = [...base, ...evals].reduce((n, f) => n + Buffer.byteLength(f.text), 0);
+    expect(issuesOf(withFiles(evals)).map(formatIssue)).toEqual([
+      `eval/part0.yaml:1:1: (file): the constitution's ${base.length + count} files hold ${formatBytes(total)} together, over the limit of ${formatBytes(MAX_CONSTITUTION_BYTES)}; this one, the largest, holds ${formatBytes(MAX_FILE_BYTES)}`,
+    ]);
+  });
+
+  it(`refuses more than ${MAX_CONSTITUTION_FILES} files, naming each one past the limit`, () => {
+    const evals = Array.from({ length: MAX_CONSTITUTION_FILES }, (_, i) => ({ path: `eval/e${String(i).padStart(3, "0")}.yaml`, text: "cases: []\n" }));
+    const issues = issuesOf(withFiles(evals));
+    const total = base.length + MAX_CONSTITUTION_FILES;
+    expect(issues).toHaveLength(base.length);
+    expect(formatIssue(issues[0]!)).toBe(`${issues[0]!.file}:1:1: (file): is file ${MAX_CONSTITUTION_FILES + 1} of ${total}; a constitution may have at most ${MAX_CONSTITUTION_FILES} files`);
+  });
+});
+
+describe("parseStoredConstitution", () => {
+  it("loads a version saved before the input limits: a NUL in a title and an oversize file", () => {
+    const core = baseText(CORE_FILE).replace("title: Helpfulness", "title: Help\u0000fulness");
+    const files = withFiles([{ path: CORE_FILE, text: `${core}\n# ${"x".repeat(MAX_FILE_BYTES)}\n` }]);
+    expect(parseConstitution(files).ok).toBe(false);
+    const stored = parseStoredConstitution(files);
+    if (!stored.ok) throw new Error(stored.issues.map(formatIssue).join("\n"));
+    expect(stored.constitution.core[2]!.title).toBe("Help\u0000fulness");
+  });
+
+  it("still refuses what makes a version unusable", () => {
+    expect(parseStoredConstitution(withFiles([], [CORE_FILE])).ok).toBe(false);
   });
 });

@@ -46,6 +46,20 @@ export function describeCharacter(codePoint: number): string {
 export const MAX_CHARACTER_ISSUES = 10;
 
 type PathItem = string | number;
+
+/** `text` with each forbidden character shown as U+FFFD, so that an issue naming a key never prints one. */
+function visible(text: string): string {
+  const { found } = forbiddenCharacters(text);
+  if (found.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const { offset } of found) {
+    out += `${text.slice(from, offset)}\uFFFD`;
+    from = offset + 1;
+  }
+  return out + text.slice(from);
+}
+
 /** A forbidden character found in a file: where, in which field (null outside any value, e.g. in a comment), and why. */
 export type CharacterProblem = { offset: number; path: PathItem[] | null; reason: string };
 
@@ -60,7 +74,7 @@ function scalarsOf(doc: Document): { path: PathItem[]; node: Scalar }[] {
     else if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
     else if (isMap(node)) {
       for (const pair of node.items) {
-        const key: PathItem = isScalar(pair.key) ? String(pair.key.value) : "?";
+        const key: PathItem = isScalar(pair.key) ? visible(String(pair.key.value)) : "?";
         if (isScalar(pair.key)) out.push({ path: [...path, key], node: pair.key });
         stack.push({ node: pair.value, path: [...path, key] });
       }
