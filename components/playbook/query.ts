@@ -1,3 +1,5 @@
+import { normalizeText } from "@/lib/schemas/text";
+
 /** The status filter of the Playbook page; "" (the default) shows what agents may still get: active and proposed. */
 export const STATUS_FILTERS = [
   { value: "", label: "Active and proposed" },
@@ -12,11 +14,15 @@ export type SearchParams = Record<string, string | string[] | undefined>;
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
 
-/** Reads `?q=` and `?status=` from the URL; an unknown status falls back to the default rather than failing the page. */
+/**
+ * Reads `?q=` and `?status=` from the URL; an unknown status falls back to the default
+ * rather than failing the page. The search text follows the ingest text rule (a NUL
+ * becomes U+FFFD, as it was stored), so PostgreSQL can compare it.
+ */
 export function parsePlaybookQuery(params: SearchParams): PlaybookQuery {
   const status = first(params.status);
   const known = STATUS_FILTERS.find((s) => s.value === status);
-  return { q: first(params.q).slice(0, 200), status: known ? known.value : "" };
+  return { q: normalizeText(first(params.q).slice(0, 200)), status: known ? known.value : "" };
 }
 
 /** The store's status argument for a filter (the default is narrowed after listing). */

@@ -1,13 +1,12 @@
 import type { z } from "zod";
 import type { TurnFilters } from "@/lib/db/turns";
-import { turnFiltersSchema } from "@/lib/schemas/turns";
+import { dayRange, turnFiltersSchema } from "@/lib/schemas/turns";
 
 /** The Turns table's filters as parsed from the URL (the cursor is the table's business, not the URL's). */
 export type TurnQuery = Omit<z.output<typeof turnFiltersSchema>, "cursor">;
 export type SearchParams = Record<string, string | string[] | undefined>;
 
 const KEYS = ["session", "from", "to", "min", "max", "principle", "below"] as const;
-const DAY_MS = 86_400_000;
 
 /**
  * Reads the filters from URL search params with the API's schema. Empty fields (a
@@ -48,8 +47,7 @@ export function turnQueryString(query: TurnQuery, cursor?: string | null): strin
 export function toTurnFilters(query: TurnQuery): TurnFilters {
   return {
     sessionId: query.session,
-    from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
-    to: query.to ? new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS) : undefined,
+    ...dayRange(query),
     minTotal: query.min,
     maxTotal: query.max,
     principle: query.principle,

@@ -1,6 +1,7 @@
 import { outcomeParts, trust, type OutcomeSignals, type PrincipleCredit, type UserFeedback } from "@/lib/credit";
 import { allPrinciples } from "@/lib/constitution/overlay";
 import { NotFoundError } from "@/lib/errors";
+import { isStorableText } from "@/lib/schemas/text";
 import { db } from "./client";
 import { constitutionVersions } from "./constitution";
 import { principleDaily, principleTrust } from "./credit";
@@ -30,6 +31,8 @@ export async function listSessions(options: { limit?: number; before?: Date } = 
 
 /** One session: prompts with their feedback, tool calls with the principles active, the outcome and how it was formed, the credits. */
 export async function getSession(id: string) {
+  // An id from a URL may hold what no stored id can (a NUL); PostgreSQL would refuse to compare it.
+  if (!isStorableText(id)) throw new NotFoundError(`No session ${id}.`);
   const session = await db().agentSession.findUnique({ where: { id } });
   if (!session) throw new NotFoundError(`No session ${id}.`);
   const [turns, toolCalls, outcome] = await Promise.all([
@@ -62,6 +65,7 @@ export async function principlesWithTrust() {
 
 /** One principle: its text from the version in force (or the newest version that had it), trust, trust over time, usage events, and where it was injected. */
 export async function getPrinciple(id: string) {
+  if (!isStorableText(id)) throw new NotFoundError(`No principle ${id}.`);
   const version = await constitutionVersions.current();
   let text = version ? allPrinciples(version.constitution).find((p) => p.id === id) : undefined;
   let textVersion = version?.id ?? null;

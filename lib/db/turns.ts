@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { NotFoundError } from "@/lib/errors";
 import { PRINCIPLES, type Principle, type ScoreDict } from "@/lib/reward";
+import { isStorableText } from "@/lib/schemas/text";
+import { turnCursorSchema, type TurnCursor } from "@/lib/schemas/turns";
 import { writeScore } from "@/lib/services/ingest";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
@@ -42,21 +44,15 @@ export type TurnListRow = {
   overridden: boolean;
 };
 
-/** A keyset cursor: the last row's scored_at and turn id, so pages stay fast however deep. */
-export type TurnCursor = { scoredAt: string; turnId: string };
+export type { TurnCursor };
 
 export function encodeCursor(c: TurnCursor): string {
   return Buffer.from(JSON.stringify(c)).toString("base64url");
 }
 
+/** The cursor behind a `next` value; undefined for anything else (see turnCursorSchema, which routes use to refuse it). */
 export function decodeCursor(text: string | undefined | null): TurnCursor | undefined {
-  if (!text) return undefined;
-  try {
-    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as TurnCursor;
-    return typeof c.scoredAt === "string" && typeof c.turnId === "string" && !Number.isNaN(Date.parse(c.scoredAt)) ? c : undefined;
-  } catch {
-    return undefined;
-  }
+  return text ? turnCursorSchema.safeParse(text).data : undefined;
 }
 
 function where(f: TurnFilters, cursor?: TurnCursor): Prisma.TurnScoreWhereInput {
@@ -102,6 +98,8 @@ export async function listTurns(filters: TurnFilters, options: { cursor?: TurnCu
 
 /** Everything the turn page shows. */
 export async function getTurn(id: string) {
+  // An id from a URL may hold what no stored id can (a NUL); PostgreSQL would refuse to compare it.
+  if (!isStorableText(id)) throw new NotFoundError(`No turn ${id}.`);
   const turn = await db().turn.findUnique({ where: { id }, include: { score: true, overrides: { orderBy: { createdAt: "asc" } }, session: true } });
   if (!turn) throw new NotFoundError(`No turn ${id}.`);
   const tools = await db().toolCall.findMany({ where: { sessionId: turn.sessionId, turnNumber: turn.number }, orderBy: { at: "asc" } });

@@ -24,10 +24,11 @@ export function eventAtInBounds(ms: number, now = Date.now()): boolean {
   return ms >= Date.parse(EVENT_AT_EARLIEST) && ms <= now + EVENT_AT_MAX_AHEAD_MS;
 }
 
+/** Both checks abort, so the canonical form is only ever computed for a date in bounds (NaN is in no bounds). */
 const eventAt = z.iso
-  .datetime({ offset: true })
-  .refine((text) => Number.isNaN(Date.parse(text)) || eventAtInBounds(Date.parse(text)), { message: "must be from 2000-01-01T00:00:00Z to one day after the server's clock" })
-  .overwrite((text) => (Number.isNaN(Date.parse(text)) ? text : new Date(text).toISOString()));
+  .datetime({ offset: true, abort: true })
+  .refine((text) => eventAtInBounds(Date.parse(text)), { abort: true, message: "must be from 2000-01-01T00:00:00Z to one day after the server's clock" })
+  .overwrite((text) => new Date(text).toISOString());
 
 const base = {
   id: inText().min(8, "must be at least 8 characters").max(200).describe("Unique id of this event; repeats are ignored."),

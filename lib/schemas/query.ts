@@ -17,13 +17,13 @@ const inRange = (ms: number) => ms >= MIN_MS && ms <= QUERY_INSTANT_MAX_MS;
 
 /** A UTC day, `YYYY-MM-DD`, from 1970-01-01 to 9999-12-31. */
 export const queryDaySchema = z.iso
-  .date("must be a date, YYYY-MM-DD")
-  .refine((day) => Number.isNaN(Date.parse(day)) || inRange(Date.parse(day)), { message: `must be from ${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}` });
+  .date({ abort: true, message: "must be a date, YYYY-MM-DD" })
+  .refine((day) => inRange(Date.parse(day)), { message: `must be from ${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}` });
 
 /** An instant, ISO 8601 with an offset, from 1970-01-01 to the end of 9999-12-31 (UTC). */
 export const queryInstantSchema = z.iso
-  .datetime({ offset: true, message: "must be an ISO 8601 time with an offset, e.g. 2026-01-31T12:00:00.000Z" })
-  .refine((at) => Number.isNaN(Date.parse(at)) || inRange(Date.parse(at)), { message: `must be from ${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}` });
+  .datetime({ offset: true, abort: true, message: "must be an ISO 8601 time with an offset, e.g. 2026-01-31T12:00:00.000Z" })
+  .refine((at) => inRange(Date.parse(at)), { message: `must be from ${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}` });
 
 /** An id or name to look rows up by: at most `max` characters, nothing PostgreSQL cannot compare. */
 export const queryTextSchema = (max: number) => z.string().trim().min(1, "must not be empty").max(max).refine(isStorableText, { message: UNSTORABLE_MESSAGE });
@@ -34,8 +34,8 @@ export const BIGINT_MAX = 9223372036854775807n;
 /** A row id of a bigint column, as decimal digits (the audit log's `before`). */
 export const queryBigintIdSchema = z
   .string()
-  .regex(/^\d{1,19}$/, "must be a whole number")
-  .refine((id) => !/^\d{1,19}$/.test(id) || BigInt(id) <= BIGINT_MAX, { message: `must be at most ${BIGINT_MAX}` });
+  .regex(/^\d{1,19}$/, { abort: true, message: "must be a whole number" })
+  .refine((id) => BigInt(id) <= BIGINT_MAX, { message: `must be at most ${BIGINT_MAX}` });
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 export type QueryProblem = { field: string; message: string };

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Card, PageHeader, Table, Td } from "@/components/ui/primitives";
+import { Card, ErrorText, PageHeader, Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { requirePage } from "@/lib/auth/page";
 import { auditLog } from "@/lib/db/audit";
+import { auditQuerySchema } from "@/lib/schemas/audit";
+import { parseSearchParams, problemsText, type SearchParams } from "@/lib/schemas/query";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -15,15 +17,16 @@ function Json({ value }: { value: unknown }) {
   return <pre className="max-w-xs overflow-x-auto whitespace-pre-wrap break-all font-mono text-xs text-slate-600">{JSON.stringify(value, null, 1)}</pre>;
 }
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<{ before?: string; type?: string }> }) {
+export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePage("approver");
-  const { before, type } = await searchParams;
-  const beforeId = before && /^\d+$/.test(before) ? before : undefined;
-  const entries = await auditLog.list({ before: beforeId, objectType: type || undefined, limit: PAGE_SIZE });
+  const { query, problems } = parseSearchParams(auditQuerySchema, await searchParams);
+  const { before, type } = query;
+  const entries = await auditLog.list({ before, objectType: type, limit: PAGE_SIZE });
   const last = entries.at(-1);
   return (
     <>
       <PageHeader title="Audit log" description="Every change of state made by a person or an API key, newest first. Entries cannot be edited or deleted." />
+      {problems.length > 0 ? <ErrorText>{problemsText(problems)}</ErrorText> : null}
       <Card>
         <Table head={["When", "Who", "Action", "Object", "Before", "After"]} empty={entries.length === 0 ? <p className="px-3 py-6 text-sm text-slate-500">No entries.</p> : null}>
           {entries.map((entry) => (

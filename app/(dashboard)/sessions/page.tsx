@@ -4,22 +4,18 @@ import { SessionsTable } from "@/components/sessions/sessions-table";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { listSessions } from "@/lib/db/sessions";
+import { parseSearchParams, problemsText, type SearchParams } from "@/lib/schemas/query";
+import { sessionsQuerySchema } from "@/lib/schemas/sessions";
 
 export const metadata: Metadata = { title: "Sessions" };
 
 const PAGE_SIZE = 50;
 const link = "text-sm font-medium text-indigo-600 hover:underline";
 
-/** The `before` cursor: an ISO timestamp (a row's last event); anything else is ignored. */
-function parseBefore(value: string | string[] | undefined): { before?: Date; invalid: boolean } {
-  if (typeof value !== "string" || value === "") return { invalid: false };
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? { invalid: true } : { before: date, invalid: false };
-}
-
-export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SessionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePage("viewer");
-  const { before, invalid } = parseBefore((await searchParams).before);
+  const { query, problems } = parseSearchParams(sessionsQuerySchema, await searchParams);
+  const before = query.before ? new Date(query.before) : undefined;
   const rows = await listSessions({ limit: PAGE_SIZE, before });
   const last = rows.at(-1);
   return (
@@ -37,7 +33,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         }
       />
       <div className="space-y-4">
-        {invalid ? <ErrorText>Ignored an invalid “before” time; showing the newest sessions.</ErrorText> : null}
+        {problems.length > 0 ? <ErrorText>{problemsText(problems)}</ErrorText> : null}
         <Card title={before ? `Sessions with activity before ${before.toISOString()}` : "Sessions"}>
           <SessionsTable rows={rows} />
           <div className="mt-4 flex gap-4">

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { LevelBadge } from "@/components/constitution/level-badge";
 import { InjectedTurns } from "@/components/principles/injected-turns";
 import { PrincipleTextView } from "@/components/principles/principle-text";
@@ -9,6 +10,7 @@ import { UsageTable } from "@/components/principles/usage-table";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
+import { isStorableText } from "@/lib/schemas/text";
 import { getPrinciple } from "@/lib/db/sessions";
 
 export const metadata: Metadata = { title: "Principle" };
@@ -27,6 +29,7 @@ function VersionNote({ hasText, version, current }: { hasText: boolean; version:
 export default async function PrinciplePage({ params }: { params: Promise<{ id: string }> }) {
   await requirePage("viewer");
   const { id } = await params;
+  if (!isStorableText(id)) notFound();
   const detail = await orNotFound(getPrinciple(id));
   const text = detail.principle;
   return (

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { CreditsTable } from "@/components/sessions/credits-table";
 import { OutcomeSummary } from "@/components/sessions/outcome-summary";
 import { PromptTimeline } from "@/components/sessions/prompt-timeline";
@@ -8,6 +9,7 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
+import { isStorableText } from "@/lib/schemas/text";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { getSession } from "@/lib/db/sessions";
 import { SessionPlaybook } from "@/components/sessions/session-playbook";
@@ -24,6 +26,7 @@ const link = "whitespace-nowrap text-sm font-medium text-indigo-600 hover:underl
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");
   const { id } = await params;
+  if (!isStorableText(id)) notFound();
   const [{ session, turns, toolCalls, outcome }, titles, reflection] = await Promise.all([orNotFound(getSession(id)), constitutionVersions.titles(), lastReflection(id)]);
   const injectedNames = [...new Set(turns.flatMap((t) => t.injectedKeyPoints))];
   const injected = injectedNames.length ? await db().keyPoint.findMany({ where: { name: { in: injectedNames } }, orderBy: { name: "asc" } }) : [];

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { InjectedPrinciples } from "@/components/turns/injected-principles";
 import { OverrideForm } from "@/components/turns/override-form";
 import { OverrideList } from "@/components/turns/override-list";
@@ -11,6 +12,7 @@ import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
+import { isStorableText } from "@/lib/schemas/text";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { getTurn, SCORE_COLUMN } from "@/lib/db/turns";
@@ -24,6 +26,7 @@ const pre = "max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-s
 export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");
   const { id } = await params;
+  if (!isStorableText(id)) notFound();
   const [{ turn, tools, weights }, titles] = await Promise.all([orNotFound(getTurn(id)), constitutionVersions.titles()]);
   const score = turn.score;
   const effective = score ? (Object.fromEntries(PRINCIPLES.map((p) => [p, score[SCORE_COLUMN[p]]])) as ScoreDict) : null;
