@@ -237,4 +237,16 @@ describe("charter hook, a session that outlives the server", () => {
     expect(s.store.arrivals).toEqual([s.store.events[0]!.id, spooled!.id, spooled!.id, s.store.events[2]!.id]);
     expect(t.spooled()).toEqual([]);
   }, 60_000);
+
+  it("a UserPromptSubmit whose payload comes too late to be sent in the budget is spooled marked undelivered, and the hook still ends within 1 s", async () => {
+    const t = setup();
+    const s = await t.start();
+    s.behaviour.delayMs = 3_000;
+    const late = await run(["hook", "UserPromptSubmit"], payload("user-prompt-submit.json"), t.env(s.port), { stdinAfterMs: 880 });
+    expect(late).toMatchObject({ code: EXIT.ok, stdout: "" });
+    expect(late.ms).toBeLessThan(1_500);
+    // Out of budget before, during or after the request: which line depends on the machine's speed.
+    expect(lines(late.stderr)).toEqual([expect.stringMatching(/^charter: (server unreachable \((no time left to send|no answer within \d+ ms)\)|out of time); event spooled \(1 waiting\)$/)]);
+    expect(t.spooledEvents()).toEqual([expect.objectContaining({ type: "UserPromptSubmit", prompt: PROMPT, context_delivered: false })]);
+  }, 20_000);
 });

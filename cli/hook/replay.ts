@@ -49,6 +49,8 @@ export async function replay(spool: Spool, sender: EventSender, io: Io, options:
     let bytes = 0;
     for (const entry of waiting) {
       if (batch.length >= batchSize || (batch.length > 0 && bytes + entry.bytes > BATCH_BYTES)) break;
+      // Thousands of bad entries take time to move too.
+      if (options.remaining() < MIN_REQUEST_MS) break;
       const read = spool.read(entry);
       if (read.kind === "gone") continue;
       if (read.kind === "bad") {

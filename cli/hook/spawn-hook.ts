@@ -38,8 +38,11 @@ export function buildHook(): { status: number | null; stderr: string } {
 
 export type Run = { code: number | null; stdout: string; stderr: string; ms: number };
 
-/** Spawns the bundle (asynchronously: the scripted server answers from this process). */
-export function run(args: string[], input: string, env: Record<string, string>): Promise<Run> {
+/**
+ * Spawns the bundle (asynchronously: the scripted server answers from this process).
+ * `stdinAfterMs` holds the payload back that long, as a slow pipe would.
+ */
+export function run(args: string[], input: string, env: Record<string, string>, options: { stdinAfterMs?: number } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     // Only what the test gives: no developer's CHARTER_* settings leak into the hook.
@@ -54,7 +57,8 @@ export function run(args: string[], input: string, env: Record<string, string>):
     child.stdin.on("error", () => {
       // the hook may exit before reading stdin; that is its right
     });
-    child.stdin.end(input);
+    if (options.stdinAfterMs) setTimeout(() => child.stdin.end(input), options.stdinAfterMs);
+    else child.stdin.end(input);
   });
 }
 
