@@ -1,10 +1,18 @@
 import path from "node:path";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
+import { DEFAULT_IDLE_MINUTES } from "@/lib/transcripts/convert";
 import { CliError } from "../errors";
 import { withDatabase } from "../runtime";
 
-async function runImport(target: string | null, label: string): Promise<void> {
+/** `--idle-minutes`: a whole number of minutes, 0 or more. */
+function idleMinutes(value: string): number {
+  const minutes = Number(value);
+  if (!Number.isInteger(minutes) || minutes < 0) throw new CliError(`--idle-minutes must be a whole number of minutes, 0 or more (got ${value}).`);
+  return minutes;
+}
+
+async function runImport(target: string | null, label: string, idle: number): Promise<void> {
   await withDatabase(async () => {
     const { ensureConstitution } = await import("@/lib/services/constitution");
     const { importTranscripts, transcriptFiles, DEMO_DIR } = await import("@/lib/services/import");
@@ -19,10 +27,12 @@ async function runImport(target: string | null, label: string): Promise<void> {
     if (files.length === 0) throw new CliError(`No .jsonl transcripts in ${where}.`);
     const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: "importing [{bar}] {value}/{total} files  {file}", stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
     bar?.start(files.length, 0, { file: "" });
-    const summary = await importTranscripts(files, (done, _total, file) => bar?.update(done, { file: path.basename(file) }));
+    const summary = await importTranscripts(files, { idleMinutes: idle, onProgress: (done, _total, file) => bar?.update(done, { file: path.basename(file) }) });
     bar?.stop();
-    console.log(`${label}: ${summary.files} files, ${summary.sessions} sessions, ${summary.accepted} events applied, ${summary.duplicates} already there, ${summary.malformed.length} malformed lines`);
+    const open = summary.open ? ` (${summary.open} still open)` : "";
+    console.log(`${label}: ${summary.files} files, ${summary.sessions} sessions${open}, ${summary.accepted} events applied, ${summary.duplicates} already there, ${summary.malformed.length} malformed lines`);
     for (const m of summary.malformed) console.log(`  ${m.file}:${m.line}: ${m.reason}`);
+    if (summary.open) console.log(`  A session with no /exit and an entry in the last ${idle} minutes is not scored as ended yet: import again later to close it.`);
   });
 }
 
@@ -32,12 +42,13 @@ export function registerImport(program: Command): void {
     .description("Import data into Charter")
     .command("transcripts <path>")
     .description("Import Claude Code transcript files (.jsonl, or a directory of them) as scored sessions")
-    .action((target: string) => runImport(path.resolve(target), "imported"));
+    .option("--idle-minutes <minutes>", "close a session with no /exit once nothing was written to it for this long", String(DEFAULT_IDLE_MINUTES))
+    .action((target: string, options: { idleMinutes: string }) => runImport(path.resolve(target), "imported", idleMinutes(options.idleMinutes)));
 
   program
     .command("demo")
     .description("Demo data")
     .command("load")
     .description("Load the sample sessions shipped with Charter (the same path as real transcripts)")
-    .action(() => runImport(null, "demo loaded"));
+    .action(() => runImport(null, "demo loaded", DEFAULT_IDLE_MINUTES));
 }

@@ -1,8 +1,9 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { REPO_ROOT } from "@/lib/paths";
-import { agentEventSchema } from "@/lib/schemas/events";
-import { transcriptToEvents, type Malformed } from "@/lib/transcripts/convert";
+import { agentEventSchema, type AgentEvent } from "@/lib/schemas/events";
+import { DEFAULT_IDLE_MINUTES, transcriptsToEvents } from "@/lib/transcripts/convert";
+import { sessionsOf, type Malformed } from "@/lib/transcripts/entries";
 import { ingestEvents } from "./ingest";
 
 /** Events sent to the database per transaction while importing. */
@@ -10,7 +11,15 @@ export const IMPORT_BATCH = 500;
 /** The demo sessions shipped with Charter, in Claude Code's transcript format. */
 export const DEMO_DIR = path.join(REPO_ROOT, "demo", "transcripts");
 
-export type ImportSummary = { files: number; sessions: number; accepted: number; duplicates: number; malformed: (Malformed & { file: string })[] };
+export type ImportOptions = {
+  /** Minutes without a new entry after which a session with no /exit is closed (DEFAULT_IDLE_MINUTES). */
+  idleMinutes?: number;
+  /** The time idleness is measured to; now unless a test says otherwise. */
+  now?: Date;
+  onProgress?: (done: number, total: number, file: string) => void;
+};
+/** `open`: sessions left open (no /exit, written to within the idle time); importing again later closes them. */
+export type ImportSummary = { files: number; sessions: number; open: number; accepted: number; duplicates: number; malformed: Malformed[] };
 
 /** The .jsonl files at a path: the file itself, or every .jsonl file below a directory. */
 export async function transcriptFiles(target: string): Promise<string[]> {
@@ -24,18 +33,49 @@ export async function transcriptFiles(target: string): Promise<string[]> {
 }
 
 /**
- * Imports Claude Code transcripts through the same path as live events: sessions,
- * turns and tool calls, scored. Malformed lines are counted with their line numbers;
- * importing the same files again changes nothing (event ids come from the transcript).
+ * The files in groups that share no session with another group: a session resumed
+ * into a second file, or a subagent's file, is converted with the rest of it. Each
+ * file is read once here and again when its group is converted, so only one group
+ * is held in memory at a time.
  */
-export async function importTranscripts(files: string[], onProgress: (done: number, total: number, file: string) => void = () => undefined): Promise<ImportSummary> {
-  const summary: ImportSummary = { files: 0, sessions: 0, accepted: 0, duplicates: 0, malformed: [] };
+async function groupBySession(files: string[]): Promise<string[][]> {
+  const parent = files.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const owner = new Map<string, number>();
   for (const [i, file] of files.entries()) {
-    const converted = transcriptToEvents(await readFile(file, "utf8"), path.basename(file, ".jsonl"));
-    summary.malformed.push(...converted.malformed.map((m) => ({ ...m, file })));
-    const events = converted.events.flatMap((e) => {
+    for (const session of sessionsOf(file, await readFile(file, "utf8"))) {
+      const j = owner.get(session);
+      if (j === undefined) owner.set(session, i);
+      else parent[root(i)] = root(j);
+    }
+  }
+  const groups = new Map<number, string[]>();
+  for (const [i, file] of files.entries()) {
+    const r = root(i);
+    if (!groups.has(r)) groups.set(r, []);
+    groups.get(r)!.push(file);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Imports Claude Code transcripts through the same path as live events: sessions,
+ * turns and tool calls, scored. Sessions are assembled across all the files given;
+ * one is closed only when its transcript ends with /exit or it was idle for
+ * `idleMinutes`. Importing the same files again changes nothing; importing them after
+ * they grew adds what is new and scores the grown turns and sessions again.
+ */
+export async function importTranscripts(files: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+  const convertOptions = { now: options.now ?? new Date(), idleMinutes: options.idleMinutes ?? DEFAULT_IDLE_MINUTES };
+  const summary: ImportSummary = { files: 0, sessions: 0, open: 0, accepted: 0, duplicates: 0, malformed: [] };
+  for (const group of await groupBySession(files)) {
+    const texts = await Promise.all(group.map(async (file) => ({ file, text: await readFile(file, "utf8") })));
+    const converted = transcriptsToEvents(texts, convertOptions);
+    summary.malformed.push(...converted.malformed);
+    const events = converted.events.flatMap((e): AgentEvent[] => {
       const parsed = agentEventSchema.safeParse(e);
       if (parsed.success) return [parsed.data];
+      const file = "transcript_path" in e && e.transcript_path ? e.transcript_path : group[0]!;
       summary.malformed.push({ file, line: 0, reason: `event ${e.id}: ${parsed.error.issues[0]?.message ?? "invalid"}` });
       return [];
     });
@@ -44,9 +84,9 @@ export async function importTranscripts(files: string[], onProgress: (done: numb
       summary.accepted += result.accepted;
       summary.duplicates += result.duplicates;
     }
-    summary.files++;
-    summary.sessions += converted.sessionIds.length;
-    onProgress(i + 1, files.length, file);
+    summary.sessions += converted.sessions.length;
+    summary.open += converted.sessions.filter((s) => !s.ended).length;
+    for (const file of group) options.onProgress?.(++summary.files, files.length, file);
   }
   return summary;
 }

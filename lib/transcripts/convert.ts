@@ -1,39 +1,45 @@
 import type { AgentEventInput } from "@/lib/schemas/events";
+import { classifyUser, EXIT_COMMANDS, parseTranscript, textOf, toolResultText, type Located, type Malformed } from "./entries";
 
 /**
- * Claude Code transcripts (JSONL, one entry per line) as agent events. Each user
- * prompt opens a turn, each tool_use/tool_result pair is a PostToolUse, the last
- * assistant text before the next prompt stops the turn. Event ids are derived from
- * the transcript's own ids, so importing a file twice changes nothing.
+ * Claude Code transcripts as agent events, the same events the hooks send:
+ *
+ * - A session's entries are gathered from every file given (grouped by `sessionId`;
+ *   a resumed session repeats entries, kept once by uuid), each file in its own order,
+ *   the files interleaved by timestamp.
+ * - A prompt a person wrote opens a turn (UserPromptSubmit, `context_delivered:
+ *   false`: the agent never saw Charter's answer). Each tool_use with its tool_result
+ *   is a PostToolUse. The turn stops (Stop) with the agent's last text when the next
+ *   prompt, a slash command or an interrupt comes, or the entries end; a turn the
+ *   agent never answered in words gets no Stop and is not scored.
+ * - Subagent (sidechain) entries are skipped: they are the subagent's prompt and
+ *   replies, not the person's or the main agent's, and the subagent's result reaches
+ *   the main turn as its Task tool's result. What the agent does with no prompt of
+ *   its own (after a slash command) is skipped too, never given to the turn before.
+ * - The session ends (SessionEnd) only when its transcript ends with /exit or /quit,
+ *   or nothing was written to it for `idleMinutes` before `now`.
+ *
+ * Event ids come from the transcript, so importing the same files twice changes
+ * nothing. Stop and SessionEnd ids also name the last entry they cover, so a turn or
+ * session that grew since the last import is stopped or ended again, and the server
+ * scores it again from what it now holds.
  */
 
-type Block = { type?: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
-type Entry = {
-  type?: string;
-  uuid?: string;
-  sessionId?: string;
-  timestamp?: string;
-  cwd?: string;
-  isMeta?: boolean;
-  message?: { role?: string; content?: string | Block[]; usage?: Record<string, number> };
-};
-
-export type Malformed = { line: number; reason: string };
-export type Converted = { sessionIds: string[]; events: AgentEventInput[]; malformed: Malformed[]; lines: number };
+/** Minutes without a new entry after which a session with no /exit is taken as ended. */
+export const DEFAULT_IDLE_MINUTES = 30;
 
 /** Claude Code's context window, for context_utilization from a reply's token usage. */
 export const CONTEXT_WINDOW_TOKENS = 200_000;
 
-function textOf(content: string | Block[] | undefined): string {
-  if (typeof content === "string") return content;
-  return (content ?? []).filter((b) => b.type === "text" && typeof b.text === "string").map((b) => b.text).join("\n");
-}
+export type TranscriptFile = { file: string; text: string };
+export type ConvertOptions = { now: Date; idleMinutes: number };
+/** A session found in the transcripts: `ended` says why it was closed, or null when it is still open. */
+export type ConvertedSession = { id: string; ended: "exit" | "idle" | null; lastAt: string | null };
+export type Converted = { sessions: ConvertedSession[]; events: AgentEventInput[]; malformed: Malformed[]; lines: number };
 
-function toolResultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((c: Block) => (typeof c?.text === "string" ? c.text : JSON.stringify(c))).join("\n");
-  return JSON.stringify(content ?? "");
-}
+type Turn = { reply: string; usage?: Record<string, number>; lastKey: string; lastAt?: string };
+
+const iso = (time: number | null) => (time === null ? undefined : new Date(time).toISOString());
 
 function utilization(usage: Record<string, number> | undefined): number | undefined {
   if (!usage) return undefined;
@@ -41,75 +47,124 @@ function utilization(usage: Record<string, number> | undefined): number | undefi
   return used > 0 ? Math.min(1, Math.round((used / CONTEXT_WINDOW_TOKENS) * 10_000) / 10_000) : undefined;
 }
 
-/** Converts a transcript's text; `fallbackSessionId` names the session when entries carry none (the file name). */
-export function transcriptToEvents(text: string, fallbackSessionId: string): Converted {
-  const malformed: Malformed[] = [];
-  const events: AgentEventInput[] = [];
-  const sessions = new Set<string>();
-  const lastAt = new Map<string, string>();
-  const pendingTools = new Map<string, { name: string; input: unknown; at?: string; session: string }>();
-  let open: { session: string; promptId: string; lastText: string; lastAt?: string; usage?: Record<string, number> } | null = null;
-  const lines = text.split("\n");
+/**
+ * One session's entries: each file's in file order, merged across files by time (an
+ * entry without a timestamp takes the one before it in its file), an entry whose uuid
+ * was already seen dropped.
+ */
+function merge(perFile: Located[][]): Located[] {
+  const queues = perFile.map((entries) => {
+    let carried = -Infinity;
+    return entries.map((e) => ({ e, at: (carried = e.time ?? carried) }));
+  });
+  const seen = new Set<string>();
+  const out: Located[] = [];
+  for (;;) {
+    // The earliest head; on a tie the file given first.
+    let pick: (typeof queues)[number] | undefined;
+    for (const q of queues) if (q.length && (!pick || q[0]!.at < pick[0]!.at)) pick = q;
+    if (!pick) return out;
+    const { e } = pick.shift()!;
+    if (typeof e.entry.uuid === "string" && e.entry.uuid) {
+      if (seen.has(e.entry.uuid)) continue;
+      seen.add(e.entry.uuid);
+    }
+    out.push(e);
+  }
+}
+
+function convertSession(session: string, entries: Located[], options: ConvertOptions, events: AgentEventInput[]): ConvertedSession | null {
+  const pending = new Map<string, { name: string; input: unknown }>();
+  let turn: Turn | null = null;
+  let exited = false;
+  let lastMain: Located | null = null;
+  let lastTime: number | null = null;
 
   const stop = () => {
-    if (!open) return;
-    events.push({ type: "Stop", id: `import:${open.session}:stop:${open.promptId}`, session_id: open.session, at: open.lastAt, response: open.lastText, context_utilization: utilization(open.usage) });
-    open = null;
+    if (turn?.reply) {
+      events.push({ type: "Stop", id: `import:${session}:stop:${turn.lastKey}`, session_id: session, at: turn.lastAt, response: turn.reply, context_utilization: utilization(turn.usage) });
+    }
+    turn = null;
   };
 
-  lines.forEach((raw, index) => {
-    const lineNo = index + 1;
-    if (!raw.trim()) return;
-    let entry: Entry;
-    try {
-      entry = JSON.parse(raw) as Entry;
-    } catch {
-      malformed.push({ line: lineNo, reason: "not valid JSON" });
-      return;
-    }
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-      malformed.push({ line: lineNo, reason: "not a JSON object" });
-      return;
-    }
-    if (entry.type !== "user" && entry.type !== "assistant") return; // summaries, system notes
-    if (!entry.message || (typeof entry.message.content !== "string" && !Array.isArray(entry.message.content))) {
-      malformed.push({ line: lineNo, reason: `an ${entry.type} entry without message.content` });
-      return;
-    }
-    const session = entry.sessionId ?? fallbackSessionId;
-    sessions.add(session);
-    const at = entry.timestamp && !Number.isNaN(Date.parse(entry.timestamp)) ? new Date(entry.timestamp).toISOString() : undefined;
-    if (at) lastAt.set(session, at);
-    const content = entry.message.content;
+  for (const located of entries) {
+    const { entry, key } = located;
+    if (located.time !== null && (lastTime === null || located.time > lastTime)) lastTime = located.time;
+    if ((entry.type !== "user" && entry.type !== "assistant") || entry.isSidechain) continue;
+    lastMain = located;
+    const at = iso(located.time);
+    const content = entry.message?.content;
     const blocks = Array.isArray(content) ? content : [];
 
-    if (entry.type === "user") {
-      for (const b of blocks.filter((b) => b.type === "tool_result")) {
-        const use = b.tool_use_id ? pendingTools.get(b.tool_use_id) : undefined;
-        if (!use || !b.tool_use_id) continue;
-        pendingTools.delete(b.tool_use_id);
-        const output = toolResultText(b.content);
-        events.push({ type: "PostToolUse", id: `import:${use.session}:tool:${b.tool_use_id}`, session_id: use.session, at, tool_name: use.name, tool_use_id: b.tool_use_id, tool_input: use.input, tool_response: b.is_error ? `Error: ${output}` : output });
-      }
-      const prompt = textOf(content).trim();
-      if (prompt && !entry.isMeta && blocks.every((b) => b.type !== "tool_result")) {
-        stop();
-        const promptId = entry.uuid ?? `line${lineNo}`;
-        events.push({ type: "UserPromptSubmit", id: `import:${session}:prompt:${promptId}`, session_id: session, at, cwd: entry.cwd, prompt });
-        open = { session, promptId, lastText: "", lastAt: at };
-      }
-      return;
+    if (entry.type === "assistant") {
+      if (!turn) continue;
+      for (const b of blocks) if (b.type === "tool_use" && b.id && b.name) pending.set(b.id, { name: b.name, input: b.input });
+      const reply = textOf(content).trim();
+      if (reply) turn.reply = reply;
+      if (entry.message?.usage) turn.usage = entry.message.usage;
+      turn.lastKey = key;
+      turn.lastAt = at ?? turn.lastAt;
+      continue;
     }
-    // assistant
-    for (const b of blocks.filter((b) => b.type === "tool_use" && b.id && b.name)) pendingTools.set(b.id!, { name: b.name!, input: b.input, at, session });
-    const reply = textOf(content).trim();
-    if (open && reply) {
-      open.lastText = reply;
-      open.lastAt = at;
-      open.usage = entry.message.usage ?? open.usage;
+
+    for (const b of blocks) {
+      const use = b.type === "tool_result" && b.tool_use_id ? pending.get(b.tool_use_id) : undefined;
+      if (!use || !b.tool_use_id) continue;
+      pending.delete(b.tool_use_id);
+      const output = toolResultText(b.content);
+      events.push({ type: "PostToolUse", id: `import:${session}:tool:${b.tool_use_id}`, session_id: session, at, tool_name: use.name, tool_use_id: b.tool_use_id, tool_input: use.input, tool_response: b.is_error ? `Error: ${output}` : output });
+      if (turn) {
+        turn.lastKey = key;
+        turn.lastAt = at ?? turn.lastAt;
+      }
     }
-  });
+    const kind = classifyUser(entry);
+    if (kind.kind === "prompt") {
+      stop();
+      exited = false;
+      events.push({ type: "UserPromptSubmit", id: `import:${session}:prompt:${key}`, session_id: session, at, cwd: entry.cwd, transcript_path: located.file, prompt: kind.text, context_delivered: false });
+      turn = { reply: "", lastKey: key, lastAt: at };
+    } else if (kind.kind === "command" || kind.kind === "interrupt") {
+      stop();
+      if (kind.kind === "command" && kind.name) exited = (EXIT_COMMANDS as readonly string[]).includes(kind.name);
+    }
+  }
   stop();
-  for (const session of sessions) events.push({ type: "SessionEnd", id: `import:${session}:end`, session_id: session, at: lastAt.get(session), reason: "imported" });
-  return { sessionIds: [...sessions], events, malformed, lines: lines.filter((l) => l.trim()).length };
+  if (!lastMain) return null;
+
+  const idle = lastTime !== null && options.now.getTime() - lastTime >= options.idleMinutes * 60_000;
+  const ended = exited ? "exit" : idle ? "idle" : null;
+  if (ended) events.push({ type: "SessionEnd", id: `import:${session}:end:${lastMain.key}`, session_id: session, at: iso(lastTime), reason: ended });
+  return { id: session, ended, lastAt: iso(lastTime) ?? null };
+}
+
+/**
+ * Converts transcript files into agent events, session by session (see above).
+ * `now` and `idleMinutes` decide which sessions without /exit are over.
+ */
+export function transcriptsToEvents(files: TranscriptFile[], options: ConvertOptions): Converted {
+  const malformed: Malformed[] = [];
+  const bySession = new Map<string, Located[][]>();
+  let lines = 0;
+  for (const { file, text } of files) {
+    const parsed = parseTranscript(file, text);
+    malformed.push(...parsed.malformed);
+    lines += parsed.lines;
+    const own = new Map<string, Located[]>();
+    for (const e of parsed.entries) {
+      if (!own.has(e.session)) own.set(e.session, []);
+      own.get(e.session)!.push(e);
+    }
+    for (const [session, entries] of own) {
+      if (!bySession.has(session)) bySession.set(session, []);
+      bySession.get(session)!.push(entries);
+    }
+  }
+  const events: AgentEventInput[] = [];
+  const sessions: ConvertedSession[] = [];
+  for (const [session, perFile] of bySession) {
+    const converted = convertSession(session, merge(perFile), options, events);
+    if (converted) sessions.push(converted);
+  }
+  return { sessions, events, malformed, lines };
 }
