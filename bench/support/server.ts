@@ -1,0 +1,88 @@
+/**
+ * A Charter server for benches and load scripts: a fresh PostgreSQL database, an
+ * admin, an API key with the given scopes, and `charter serve` (the production
+ * build: run `npx next build` first) on a loopback port. `stop()` ends the server
+ * and drops the database.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+export const BIN = path.join(ROOT, "bin", "charter.mjs");
+export const PG_SERVER = "postgresql://postgres@127.0.0.1:5432";
+
+export type BenchServer = { url: string; key: string; databaseUrl: string; dataDir: string; process: ChildProcess; env: NodeJS.ProcessEnv; stop(): Promise<void> };
+
+export async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${PG_SERVER}/postgres` });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+}
+
+/** Waits until GET /api/health answers 200 (the server is up and its retrieval index built). */
+export async function waitHealthy(url: string, timeoutMs = 300_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return performance.now() - started;
+    } catch {
+      // not up yet
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`the server at ${url} did not become healthy`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function startBenchServer(options: { port: number; scopes?: string[]; env?: Record<string, string> }): Promise<BenchServer> {
+  const db = `charter_bench_${process.pid}_${options.port}`;
+  await admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${db}`);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-bench-"));
+  const url = `http://127.0.0.1:${options.port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `${PG_SERVER}/${db}`, CHARTER_DATA_DIR: dataDir, BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), BETTER_AUTH_URL: url, NODE_ENV: "production", ...options.env };
+  delete env.OPENAI_API_KEY;
+  delete env.OPENAI_BASE_URL;
+
+  spawnSync(process.execPath, [BIN, "db", "migrate"], { env, cwd: ROOT, stdio: "inherit" });
+  // An admin and an API key, made in a child process with the same environment.
+  const keyScript = path.join(dataDir, "key.mts");
+  writeFileSync(
+    keyScript,
+    `import { upsertAdmin } from "@/lib/auth/bootstrap";\nimport { apiKeys } from "@/lib/db/api-keys";\nimport { closeDb } from "@/lib/db/client";\nconst a = await upsertAdmin("bench@charter.local", "Bench");\nconst k = await apiKeys.create({ name: "bench", scopes: ${JSON.stringify(options.scopes ?? ["ingest"])} }, { id: a.id, label: "bench" });\nconsole.log(k.key);\nawait closeDb();\n`,
+  );
+  const made = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["--tsconfig", path.join(ROOT, "tsconfig.json"), keyScript], { env, cwd: ROOT, encoding: "utf8" });
+  const key = made.stdout.trim().split("\n").at(-1)!;
+  if (!key.startsWith("chk_")) throw new Error(`could not make an API key: ${made.stderr}`);
+
+  const child = spawn(process.execPath, [BIN, "serve", "--port", String(options.port)], { env, cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  const stop = async () => {
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      // gone
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    await admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  };
+  try {
+    await waitHealthy(url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, key, databaseUrl: `${PG_SERVER}/${db}`, dataDir, process: child, env, stop };
+}
+
+/** Resident memory of a process group in MB (the CLI and the Next.js server it starts), or null. */
+export function groupRssMb(pgid: number): number | null {
+  const out = spawnSync("ps", ["-o", "rss=", "-g", String(pgid)], { encoding: "utf8" }).stdout;
+  const kb = out.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0);
+  return kb ? kb / 1024 : null;
+}
