@@ -8,6 +8,15 @@ import { BadRequestError, PayloadTooLargeError } from "@/lib/errors";
  * their text (16 MiB of `[{},{},…]` parses into over 500 MB).
  */
 
+/**
+ * How long a refused body's stream stays open after the 413. Cancelling it destroys
+ * the unfinished request (and lets the server drop the rest of the upload); deferred,
+ * nothing between this handler and the socket can take that for a client gone away
+ * before the answer is written. Unread meanwhile, the rest costs no memory: the
+ * stream is pulled, so the client is held back by TCP.
+ */
+export const REFUSED_BODY_CLOSE_MS = 1_000;
+
 /** Reads a request body up to `limit` bytes, refusing with 413 as soon as a declared or streamed length passes it. */
 export async function readBodyWithin(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? 0);
@@ -21,8 +30,7 @@ export async function readBodyWithin(req: Request, limit: number): Promise<Uint8
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      // Stop reading: the rest of the body is never held in memory.
-      await reader.cancel().catch(() => undefined);
+      setTimeout(() => void reader.cancel().catch(() => undefined), REFUSED_BODY_CLOSE_MS).unref();
       throw new PayloadTooLargeError(`The request is over the limit of ${limit} bytes.`);
     }
     chunks.push(value);
