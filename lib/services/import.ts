@@ -86,7 +86,10 @@ export async function importTranscripts(files: string[], options: ImportOptions 
     }
     summary.sessions += converted.sessions.length;
     summary.open += converted.sessions.filter((s) => !s.ended).length;
-    for (const file of group) options.onProgress?.(++summary.files, files.length, file);
+    for (const file of group) {
+      summary.files++;
+      options.onProgress?.(summary.files, files.length, file);
+    }
   }
   return summary;
 }
