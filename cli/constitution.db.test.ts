@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConstitution } from "@/lib/constitution";
+import { formatBytes, MAX_FILE_BYTES } from "@/lib/constitution/limits";
 import { loadConstitution, readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { EXIT } from "./errors";
 
@@ -11,12 +12,21 @@ const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
 const work = mkdtempSync(path.join(os.tmpdir(), "charter-cli-constitution-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function charter(args: string[]) {
+function charter(args: string[], cwd?: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_DATA_DIR: path.join(work, "data") };
   delete env.DATABASE_URL;
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
-  return spawnSync(process.execPath, [BIN, ...args], { env, encoding: "utf8", timeout: 120_000 });
+  return spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: "utf8", timeout: 120_000 });
+}
+
+/** The test fixtures' small valid constitution, copied to `<dir>/<name>` with its medical overlay as `medical` bytes. */
+function constitutionWith(dir: string, name: string, medical: (text: string) => Buffer | string): string {
+  const target = path.join(dir, name);
+  cpSync(path.resolve(import.meta.dirname, "../lib/constitution/fixtures/base"), target, { recursive: true });
+  const file = path.join(target, "overlays", "medical.yaml");
+  writeFileSync(file, medical(readFileSync(file, "utf8")));
+  return target;
 }
 
 describe("charter constitution", () => {
@@ -37,6 +47,33 @@ describe("charter constitution", () => {
     expect(lines.some((l) => /overlays\/legal\.yaml:5:15: additional_principles\[0\]\.priority: must be between 1 and 100$/.test(l))).toBe(true);
     expect(lines.at(-1)).toMatch(/^charter: 2 problems in .*; the constitution is not valid\.$/);
   });
+
+  it("import refuses a NUL, a non-UTF-8 file and an oversize file, run from another directory, and saves nothing", () => {
+    const elsewhere = path.join(work, "elsewhere");
+    mkdirSync(elsewhere, { recursive: true });
+    const versionNow = () => {
+      const shown = charter(["constitution", "show", "--json"], elsewhere);
+      expect(shown.status, shown.stderr).toBe(EXIT.ok);
+      return (JSON.parse(shown.stdout) as { source: string }).source;
+    };
+    const before = versionNow();
+    const nul = constitutionWith(elsewhere, "nul", (t) => t.replace("title: Medical Disclaimer", "title: Medical\0 Disclaimer"));
+    const latin1 = constitutionWith(elsewhere, "latin1", (t) => Buffer.from(t.replace("title: Medical Disclaimer", "title: Médical Disclaimer"), "latin1"));
+    const big = constitutionWith(elsewhere, "big", (t) => `${t}# ${"x".repeat(MAX_FILE_BYTES)}\n`);
+    const bigBytes = Buffer.byteLength(readFileSync(path.join(big, "overlays", "medical.yaml")));
+    const cases: [string, string][] = [
+      [nul, "nul/overlays/medical.yaml:11:19: additional_principles[0].title: contains a NUL character (U+0000); remove it"],
+      [latin1, "latin1/overlays/medical.yaml:11:13: (file): is not UTF-8: byte 0xE9 at byte offset 282 cannot start or continue a UTF-8 character; save the file as UTF-8"],
+      [big, `big/overlays/medical.yaml:1:1: (file): is ${formatBytes(bigBytes)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}`],
+    ];
+    for (const [dir, issue] of cases) {
+      const result = charter(["constitution", "import", path.basename(dir)], elsewhere);
+      expect(result.status).toBe(EXIT.invalid);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.trim().split("\n")).toEqual([issue, `charter: 1 problem in ${dir}; nothing was imported.`]);
+    }
+    expect(versionNow()).toBe(before);
+  }, 120_000);
 
   it("export writes files that validate and round-trip", async () => {
     const out = path.join(work, "exported");
