@@ -18,3 +18,6 @@ export const processIo: Io = {
 };
 
 export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The errno code of a failed file-system call (ENOENT, EACCES, ...). */
+export const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;

@@ -1,6 +1,7 @@
 import type { Io } from "./io";
 import { describeFailure, type EventSender, type Failure } from "./send";
-import type { Spool, Spooled, SpoolLock } from "./spool";
+import type { Spool, Spooled } from "./spool";
+import type { SpoolLock } from "./spool-lock";
 
 /** Spooled events go in batches (applied all or none by the server) of at most this many events and bytes. */
 export const BATCH_EVENTS = 100;

@@ -1,14 +1,13 @@
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { errno, errorMessage } from "./io";
+import { takeLock, type SpoolLock } from "./spool-lock";
 
 /** `<ms since epoch, 15 digits>-<sequence, 6 digits>-<event id>.json`: lexical order is arrival order. */
 const SPOOLED = /^(\d{15})-(\d{6})-[\w-]+\.json$/;
 const LOCK = ".lock";
 /** The settings problem (refused key, wrong URL) last said on stderr; removed when an event is delivered. */
 const PROBLEM = ".problem";
-/** A lock untouched for this long was left by a process that died. */
-const STALE_LOCK_MS = 10_000;
 /** An entry larger than this is not one of the hook's events (they are clipped far below it). */
 export const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
 /**
@@ -22,12 +21,6 @@ export type Spooled = { name: string; file: string; bytes: number };
 
 /** What a spool entry holds. `salvaged`: bytes after the event were moved to this file in rejected/. */
 export type SpoolRead = { kind: "event"; event: object; salvaged?: string } | { kind: "gone" } | { kind: "bad"; problem: string };
-
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException).code;
-}
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Nothing reads the server's answer to a spooled event, so a spooled UserPromptSubmit
@@ -145,14 +138,14 @@ export class Spool {
       if (stat.size > MAX_ENTRY_BYTES) return { kind: "bad", problem: `holds ${stat.size} bytes, more than an event (${MAX_ENTRY_BYTES})` };
       text = readFileSync(entry.file, "utf8");
     } catch (error) {
-      if (errno(error) !== "ENOENT") return { kind: "bad", problem: `cannot be read (${message(error)})` };
+      if (errno(error) !== "ENOENT") return { kind: "bad", problem: `cannot be read (${errorMessage(error)})` };
       return exists(entry.file) ? { kind: "bad", problem: "is a link to nothing" } : { kind: "gone" };
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      return this.salvage(entry, text) ?? { kind: "bad", problem: text.trim() ? `is not JSON (${message(error)})` : "is empty" };
+      return this.salvage(entry, text) ?? { kind: "bad", problem: text.trim() ? `is not JSON (${errorMessage(error)})` : "is empty" };
     }
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { kind: "bad", problem: "is JSON but not an event object" };
     return { kind: "event", event: parsed };
@@ -176,7 +169,7 @@ export class Spool {
       renameSync(temporary, entry.file);
       return { kind: "event", event, salvaged: kept };
     } catch (error) {
-      return { kind: "bad", problem: `holds an event followed by garbage and cannot be cleaned up (${message(error)})` };
+      return { kind: "bad", problem: `holds an event followed by garbage and cannot be cleaned up (${errorMessage(error)})` };
     }
   }
 
@@ -262,56 +255,11 @@ export class Spool {
 
   /**
    * Takes the replay lock, waiting until `until` (ms since epoch) for another replay to
-   * finish, so that two hooks do not send the same queue at once. Returns a release
-   * function, or undefined when the lock stayed taken.
+   * finish, so that two hooks do not send the same queue at once; undefined when the
+   * lock stayed taken.
    */
   async lock(until: number): Promise<SpoolLock | undefined> {
-    const file = path.join(this.dir, LOCK);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    for (;;) {
-      try {
-        closeSync(openSync(file, "wx", 0o600));
-        return new SpoolLock(file);
-      } catch (error) {
-        if (errno(error) !== "EEXIST") throw error;
-      }
-      try {
-        if (Date.now() - statSync(file).mtimeMs > STALE_LOCK_MS) {
-          unlinkSync(file);
-          continue;
-        }
-      } catch (error) {
-        if (errno(error) === "ENOENT") continue;
-        throw error;
-      }
-      if (Date.now() >= until) return undefined;
-      await sleep(Math.min(25, Math.max(1, until - Date.now())));
-    }
-  }
-}
-
-export class SpoolLock {
-  private held = true;
-  private readonly onExit = () => this.release();
-
-  constructor(readonly file: string) {
-    process.on("exit", this.onExit);
-  }
-
-  /** Marks the lock as in use, for holders that run longer than the stale limit. */
-  touch(): void {
-    const now = new Date();
-    if (this.held) utimesSync(this.file, now, now);
-  }
-
-  release(): void {
-    if (!this.held) return;
-    this.held = false;
-    process.off("exit", this.onExit);
-    try {
-      unlinkSync(this.file);
-    } catch {
-      // already gone (taken over as stale)
-    }
+    return takeLock(path.join(this.dir, LOCK), until);
   }
 }
