@@ -7,6 +7,7 @@ import { CONTEXT_WINDOW_TOKENS as IMPORT_CONTEXT_WINDOW_TOKENS } from "@/lib/tra
 import { DEFAULT_URL, resolveHookConfig } from "./config";
 import { CONTEXT_WINDOW_TOKENS, HOOK_EVENTS, HOOK_LIMITS, HOOK_MAX_TOOL_OUTPUT, type HookEventName } from "./events";
 import { buildEvent, clipDeep, parsePayload, PayloadError } from "./payload";
+import { unanswered } from "./spool";
 import { readLastReply } from "./transcript";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
@@ -21,6 +22,11 @@ describe("the hook's copy of the event contract", () => {
 
   it("names the schema's events", () => {
     expect([...HOOK_EVENTS]).toEqual([...EVENT_TYPES]);
+  });
+
+  it("marks a spooled prompt the way the schema reads it", () => {
+    const { event } = buildEvent("UserPromptSubmit", fixture("user-prompt-submit.json"));
+    expect(userPromptSubmitSchema.parse(unanswered(event))).toMatchObject({ id: event.id, context_delivered: false });
   });
 
   it("clips to the schema's limits", () => {

@@ -19,7 +19,7 @@ export const REASON_SUFFIX = ".reason.txt";
 
 export type Spooled = { name: string; file: string; bytes: number };
 
-/** What a spool entry holds. `salvaged`: bytes after the event were moved to this file in rejected/. */
+/** What a spool entry holds. `salvaged`: the entry had garbage after its event; the file as it was is kept at this path. */
 export type SpoolRead = { kind: "event"; event: object; salvaged?: string } | { kind: "gone" } | { kind: "bad"; problem: string };
 
 /**
