@@ -29,10 +29,10 @@ async function runImport(target: string | null, label: string, idle: number): Pr
     bar?.start(files.length, 0, { file: "" });
     const summary = await importTranscripts(files, { idleMinutes: idle, onProgress: (done, _total, file) => bar?.update(done, { file: path.basename(file) }) });
     bar?.stop();
-    const open = summary.open ? ` (${summary.open} still open)` : "";
+    const open = summary.open ? ` (${summary.open} left open)` : "";
     console.log(`${label}: ${summary.files} files, ${summary.sessions} sessions${open}, ${summary.accepted} events applied, ${summary.duplicates} already there, ${summary.malformed.length} malformed lines`);
     for (const m of summary.malformed) console.log(`  ${m.file}:${m.line}: ${m.reason}`);
-    if (summary.open) console.log(`  A session with no /exit and an entry in the last ${idle} minutes is not scored as ended yet: import again later to close it.`);
+    if (summary.open) console.log(`  left open: no /exit and an entry in the last ${idle} minutes (--idle-minutes); import again later to end them`);
   });
 }
 
