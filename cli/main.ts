@@ -5,6 +5,7 @@ import { registerCredit } from "./commands/credit";
 import { registerDb } from "./commands/db";
 import { registerHooks } from "./commands/hooks";
 import { registerImport } from "./commands/import";
+import { registerKeys } from "./commands/keys";
 import { registerPlaybook } from "./commands/playbook";
 import { registerRetrieve } from "./commands/retrieve";
 import { registerScore } from "./commands/score";
@@ -21,6 +22,7 @@ const program = new Command("charter")
 registerServe(program);
 registerDb(program);
 registerUsers(program);
+registerKeys(program);
 registerConstitution(program);
 registerRetrieve(program);
 registerScore(program);

@@ -1,5 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
+// Relative, and only a pure module: next.config.ts loads this file without the `@/` alias.
+import { API_KEY_NAME_MAX_LENGTH, API_KEY_SCOPES, type ApiKeyScope } from "./auth/roles";
 
 /**
  * The one reader of process.env. Every setting Charter understands is declared,
@@ -22,6 +24,18 @@ const optionalText = z
   .trim()
   .transform((value) => (value === "" ? undefined : value))
   .optional();
+
+/** The name CHARTER_INIT_API_KEY is stored under when CHARTER_INIT_API_KEY_NAME is unset. */
+export const INIT_API_KEY_DEFAULT_NAME = "init";
+
+/** "ingest", "read" or "ingest,read": the scopes of a key given in the environment. */
+const scopeList = optionalText.pipe(
+  z
+    .string()
+    .transform((value) => [...new Set(value.split(",").map((scope) => scope.trim()))])
+    .pipe(z.array(z.enum(API_KEY_SCOPES, { error: `must be ${API_KEY_SCOPES.join(", ")} or a comma-separated list of them` })))
+    .optional(),
+);
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -88,6 +102,13 @@ export const envSchema = z.object({
     .default("false")
     .transform((v) => v === "true" || v === "1")
     .describe("Run the playbook reflector when a session ends (needs an LLM endpoint)."),
+  CHARTER_INIT_API_KEY: optionalText
+    .pipe(z.string().min(32, "must be at least 32 characters").regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional())
+    .describe("First start, headless: an API key to store (hashed, owned by the first admin) when no key has this secret; a key revoked since stays revoked."),
+  CHARTER_INIT_API_KEY_NAME: optionalText
+    .pipe(z.string().max(API_KEY_NAME_MAX_LENGTH, `must be at most ${API_KEY_NAME_MAX_LENGTH} characters`).optional())
+    .describe(`Name of CHARTER_INIT_API_KEY (default "${INIT_API_KEY_DEFAULT_NAME}").`),
+  CHARTER_INIT_API_KEY_SCOPE: scopeList.describe("Scopes of CHARTER_INIT_API_KEY: ingest (default), read, or ingest,read."),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -104,7 +125,7 @@ export class EnvError extends Error {
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (result.success) {
-    const problem = pathProblem(result.data);
+    const problem = pathProblem(result.data) ?? initProblem(result.data);
     if (problem) throw new EnvError([problem]);
     return result.data;
   }
@@ -167,4 +188,17 @@ function pathProblem(e: Env): { variable: string; reason: string } | null {
   if (e.CHARTER_RETRIEVAL_PATH === "llm" && !llmSettings(e)) return { variable: "CHARTER_RETRIEVAL_PATH", reason: "llm needs OPENAI_BASE_URL or OPENAI_API_KEY" };
   if (e.CHARTER_SEMANTIC_CEILING <= e.CHARTER_SEMANTIC_FLOOR) return { variable: "CHARTER_SEMANTIC_CEILING", reason: "must be greater than CHARTER_SEMANTIC_FLOOR" };
   return null;
+}
+
+/** What CHARTER_INIT_API_KEY_* ask for at a first start, with defaults filled in; null when no key is given. */
+export function initApiKey(e: Env = env()): { secret: string; name: string; scopes: ApiKeyScope[] } | null {
+  if (!e.CHARTER_INIT_API_KEY) return null;
+  return { secret: e.CHARTER_INIT_API_KEY, name: e.CHARTER_INIT_API_KEY_NAME ?? INIT_API_KEY_DEFAULT_NAME, scopes: e.CHARTER_INIT_API_KEY_SCOPE ?? ["ingest"] };
+}
+
+/** A name or scope for a key that is not given, as a problem to report. */
+function initProblem(e: Env): { variable: string; reason: string } | null {
+  if (e.CHARTER_INIT_API_KEY) return null;
+  const orphan = e.CHARTER_INIT_API_KEY_NAME !== undefined ? "CHARTER_INIT_API_KEY_NAME" : e.CHARTER_INIT_API_KEY_SCOPE !== undefined ? "CHARTER_INIT_API_KEY_SCOPE" : null;
+  return orphan ? { variable: orphan, reason: "is set but CHARTER_INIT_API_KEY is not" } : null;
 }

@@ -2,6 +2,7 @@ import { firstAdminLink } from "@/lib/auth/bootstrap";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ensureConstitution } from "@/lib/services/constitution";
+import { applyInitOnStart } from "@/lib/services/init";
 import { startRecomputeWorker } from "@/lib/services/recompute";
 import { startReflectionWorker } from "@/lib/services/reflect";
 import { currentStore } from "@/lib/services/constitution";
@@ -22,6 +23,7 @@ async function warmRetrieval(): Promise<void> {
 /** Work done once per server process, after migrations (which `charter serve` runs first). */
 export async function onServerStart(): Promise<void> {
   markStarting(true);
+  await applyInitOnStart();
   try {
     await ensureConstitution();
   } catch (error) {

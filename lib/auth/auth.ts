@@ -10,8 +10,8 @@ import type { PrismaClient } from "@/lib/db/generated/prisma/client";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { baseUrl, env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { createApiKeySchema } from "@/lib/schemas/api-key";
 import { deliverSignInLink } from "./links";
+import { API_KEY_NAME_MAX_LENGTH, API_KEY_PREFIX } from "./roles";
 
 /** Sign-in links are single use and live this long. */
 export const SIGN_IN_LINK_TTL_SECONDS = 60 * 60;
@@ -88,9 +88,9 @@ function createAuth() {
         sendMagicLink: ({ email, url }) => deliverSignInLink(email, url),
       }),
       apiKey({
-        defaultPrefix: "chk_",
-        // The form, the action and `charter keys create` check names with this schema; the plugin's own default is 32.
-        maximumNameLength: createApiKeySchema.shape.name.maxLength ?? undefined,
+        defaultPrefix: API_KEY_PREFIX,
+        // The plugin's own limit is 32: a longer name the form accepted would fail as a server error.
+        maximumNameLength: API_KEY_NAME_MAX_LENGTH,
         enableMetadata: true,
         // Machine callers (hooks, batch ingestion) send many requests: no daily cap.
         rateLimit: { enabled: false },

@@ -34,13 +34,19 @@ export async function upsertAdmin(email: string, name: string, actor: Actor = SY
  * in, every start prints a fresh link; afterwards it returns null.
  */
 export async function firstAdminLink(email: string): Promise<string | null> {
-  const admins = await db().user.findMany({ where: { role: "admin" }, orderBy: { createdAt: "asc" }, take: 1 });
-  let adminEmail = admins[0]?.email;
-  if (!adminEmail) {
-    await upsertAdmin(email, "Admin");
-    adminEmail = email.toLowerCase();
-  } else if ((await db().session.count()) > 0) {
-    return null;
-  }
-  return issueSignInLink(adminEmail);
+  const admin = await ensureAdmin(email);
+  if (!admin.appointed && (await db().session.count()) > 0) return null;
+  return issueSignInLink(admin.email);
+}
+
+/**
+ * The first admin, oldest first; when there is none, makes `email` the admin (created,
+ * or promoted; audited) and says so with `appointed`. Keys made without a signed-in
+ * admin (the CLI, CHARTER_INIT_API_KEY) are owned by this admin.
+ */
+export async function ensureAdmin(email: string, actor: Actor = SYSTEM_ACTOR): Promise<{ id: string; email: string; appointed: boolean }> {
+  const first = await db().user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" }, select: { id: true, email: true } });
+  if (first) return { ...first, appointed: false };
+  const { id } = await upsertAdmin(email, "Admin", actor);
+  return { id, email: email.toLowerCase(), appointed: true };
 }

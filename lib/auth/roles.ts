@@ -21,6 +21,12 @@ export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
 /** The permission resource under which API key scopes are stored. */
 export const API_KEY_RESOURCE = "charter";
 
+/** The longest name an API key may have (the form, the CLI and the api-key plugin agree). */
+export const API_KEY_NAME_MAX_LENGTH = 64;
+
+/** The prefix of the API keys Charter makes. */
+export const API_KEY_PREFIX = "chk_";
+
 /** True when `role` ranks at or above `minimum`; unknown roles rank below viewer. */
 export function roleAtLeast(role: string | null | undefined, minimum: Role): boolean {
   const rank = ROLES.indexOf(role as Role);

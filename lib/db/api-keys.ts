@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
+import { defaultKeyHasher } from "@better-auth/api-key";
 import { auth } from "@/lib/auth/auth";
-import { API_KEY_RESOURCE, apiKeyScopeSchema, type ApiKeyScope } from "@/lib/auth/roles";
-import { NotFoundError } from "@/lib/errors";
+import { API_KEY_PREFIX, API_KEY_RESOURCE, apiKeyScopeSchema, type ApiKeyScope } from "@/lib/auth/roles";
+import { BadRequestError, ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
 
@@ -14,6 +16,12 @@ export type ApiKeyRow = {
   lastUsedAt: Date | null;
   ownerEmail: string | null;
 };
+
+/** How many leading characters of a key are kept to recognise it in lists (the plugin's default). */
+const KEY_START_LENGTH = 6;
+
+/** Serialises first-start setup across server processes that start together. */
+const INIT_LOCK = 0x63686b31; // "chk1"
 
 function scopesOf(permissions: string | null): ApiKeyScope[] {
   if (!permissions) return [];
@@ -46,25 +54,80 @@ export const apiKeys = {
     }));
   },
 
-  /** Creates a key owned by the acting admin; returns the full key, which is never stored. */
-  async create(input: { name: string; scopes: ApiKeyScope[] }, actor: Actor & { id: string }): Promise<{ id: string; key: string }> {
+  /**
+   * Creates a key owned by `ownerId` (default: the acting user); returns the full key,
+   * which is never stored. Check the name with createApiKeySchema first.
+   */
+  async create(input: { name: string; scopes: ApiKeyScope[]; ownerId?: string }, actor: Actor): Promise<{ id: string; key: string }> {
+    const ownerId = input.ownerId ?? actor.id;
+    if (!ownerId) throw new BadRequestError("An API key needs an owner.");
     const created = await auth().api.createApiKey({
-      body: { name: input.name, userId: actor.id, permissions: { [API_KEY_RESOURCE]: [...input.scopes] } },
+      body: { name: input.name, userId: ownerId, permissions: { [API_KEY_RESOURCE]: [...input.scopes] } },
     });
     await db().$transaction((tx) =>
-      auditLog.append(tx, { actor, action: "api_key.create", objectType: "api_key", objectId: created.id, after: { name: input.name, scopes: input.scopes, start: created.start } }),
+      auditLog.append(tx, { actor, action: "api_key.create", objectType: "api_key", objectId: created.id, after: { name: input.name, scopes: input.scopes, start: created.start, ownerId } }),
     );
     return { id: created.id, key: created.key };
   },
 
-  /** Revokes a key for good: it stays listed, disabled, and is refused with 401. */
-  async revoke(id: string, actor: Actor): Promise<void> {
-    await db().$transaction(async (tx) => {
+  /**
+   * Stores a key whose secret was chosen outside Charter (CHARTER_INIT_API_KEY), hashed
+   * the way the api-key plugin hashes the keys it makes, unless a key with that secret
+   * exists: then nothing changes, so a key revoked since stays revoked.
+   */
+  async ensure(input: { secret: string; name: string; scopes: ApiKeyScope[]; ownerId: string }, actor: Actor): Promise<{ id: string; created: boolean }> {
+    const hashed = await defaultKeyHasher(input.secret);
+    return db().$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INIT_LOCK})`;
+      const existing = await tx.apikey.findFirst({ where: { key: hashed }, select: { id: true } });
+      if (existing) return { id: existing.id, created: false };
+      const id = randomUUID();
+      const start = input.secret.slice(0, KEY_START_LENGTH);
+      const now = new Date();
+      await tx.apikey.create({
+        data: {
+          id,
+          name: input.name,
+          start,
+          prefix: input.secret.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : null,
+          key: hashed,
+          referenceId: input.ownerId,
+          enabled: true,
+          rateLimitEnabled: false,
+          permissions: JSON.stringify({ [API_KEY_RESOURCE]: input.scopes }),
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      await auditLog.append(tx, { actor, action: "api_key.create", objectType: "api_key", objectId: id, after: { name: input.name, scopes: input.scopes, start, ownerId: input.ownerId } });
+      return { id, created: true };
+    });
+  },
+
+  /**
+   * The key an id or a name refers to: an id first, else the one key still in use
+   * with that name (names need not be unique, so several are a conflict).
+   */
+  async resolve(ref: string): Promise<ApiKeyRow> {
+    const rows = await this.list();
+    const byId = rows.find((row) => row.id === ref);
+    if (byId) return byId;
+    const named = rows.filter((row) => row.name === ref);
+    const [only, ...more] = named.some((row) => row.enabled) ? named.filter((row) => row.enabled) : named;
+    if (!only) throw new NotFoundError(`No API key has the id or name "${ref}".`);
+    if (more.length > 0) throw new ConflictError(`${more.length + 1} keys are named "${ref}"; give one of their ids: ${[only, ...more].map((row) => row.id).join(", ")}.`);
+    return only;
+  },
+
+  /** Revokes a key for good: it stays listed, disabled, and is refused with 401. Returns false when it already was. */
+  async revoke(id: string, actor: Actor): Promise<boolean> {
+    return db().$transaction(async (tx) => {
       const row = await tx.apikey.findUnique({ where: { id } });
       if (!row) throw new NotFoundError(`No API key with id ${id}.`);
-      if (row.enabled === false) return;
+      if (row.enabled === false) return false;
       await tx.apikey.update({ where: { id }, data: { enabled: false, updatedAt: new Date() } });
       await auditLog.append(tx, { actor, action: "api_key.revoke", objectType: "api_key", objectId: id, before: { enabled: true }, after: { enabled: false } });
+      return true;
     });
   },
 } as const;
