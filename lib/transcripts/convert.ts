@@ -55,16 +55,16 @@ function utilization(usage: Record<string, number> | undefined): number | undefi
 function merge(perFile: Located[][]): Located[] {
   const queues = perFile.map((entries) => {
     let carried = -Infinity;
-    return entries.map((e) => ({ e, at: (carried = e.time ?? carried) }));
+    return { next: 0, items: entries.map((e) => ({ e, at: (carried = e.time ?? carried) })) };
   });
   const seen = new Set<string>();
   const out: Located[] = [];
   for (;;) {
     // The earliest head; on a tie the file given first.
     let pick: (typeof queues)[number] | undefined;
-    for (const q of queues) if (q.length && (!pick || q[0]!.at < pick[0]!.at)) pick = q;
+    for (const q of queues) if (q.next < q.items.length && (!pick || q.items[q.next]!.at < pick.items[pick.next]!.at)) pick = q;
     if (!pick) return out;
-    const { e } = pick.shift()!;
+    const { e } = pick.items[pick.next++]!;
     if (typeof e.entry.uuid === "string" && e.entry.uuid) {
       if (seen.has(e.entry.uuid)) continue;
       seen.add(e.entry.uuid);
