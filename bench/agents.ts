@@ -13,8 +13,9 @@ import { BIN, ROOT, startBenchServer, waitHealthy } from "./support/server";
 
 const PORT = 3299;
 const TURNS = Number(process.env.BENCH_TURNS ?? 20_000);
-const BATCH_EVENTS = 1_000;
+const BATCH_EVENTS = 999;
 const HOOK_RUNS = 15;
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -42,8 +43,12 @@ async function main() {
 
     // (1) Ingestion.
     const events = Array.from({ length: TURNS }, (_, i) => turnEvents("bench", i)).flat();
+    // SENDERS clients at once, as many agents' spools would: the server overlaps one batch's retrieval with another's statements.
+    const batches = Array.from({ length: Math.ceil(events.length / BATCH_EVENTS) }, (_, b) => events.slice(b * BATCH_EVENTS, (b + 1) * BATCH_EVENTS));
     const started = performance.now();
-    for (let i = 0; i < events.length; i += BATCH_EVENTS) await post(server.url, server.key, events.slice(i, i + BATCH_EVENTS));
+    await Promise.all(Array.from({ length: SENDERS }, async () => {
+      for (let batch = batches.shift(); batch; batch = batches.shift()) await post(server.url, server.key, batch);
+    }));
     const apiSeconds = (performance.now() - started) / 1000;
 
     // The baseline: the same turns and tool calls as plain rows, multi-row INSERTs of the same batch size.
@@ -52,7 +57,7 @@ async function main() {
     await client.query(`CREATE TABLE bench_turn (id text PRIMARY KEY, session_id text, number int, prompt text, response text)`);
     await client.query(`CREATE TABLE bench_tool (id text PRIMARY KEY, session_id text, turn_number int, name text, input jsonb, output text)`);
     const insertStarted = performance.now();
-    const perBatch = BATCH_EVENTS / 3;
+    const perBatch = Math.floor(BATCH_EVENTS / 3);
     for (let i = 0; i < TURNS; i += perBatch) {
       const n = Math.min(perBatch, TURNS - i);
       const turns = Array.from({ length: n }, (_, j) => [`t${i + j}`, `s${Math.floor((i + j) / 10)}`, ((i + j) % 10) + 1, `refactor the module number ${i + j} and add tests`, "I split the module and added tests; all pass."]);
@@ -63,7 +68,7 @@ async function main() {
     const insertSeconds = (performance.now() - insertStarted) / 1000;
     await client.end();
     console.log(
-      `ingestion: ${TURNS} turns (prompt with lexical retrieval, tool call, stop) through the API in ${apiSeconds.toFixed(2)} s = ${Math.round(TURNS / apiSeconds)} turns/s; ` +
+      `ingestion: ${TURNS} turns (prompt with lexical retrieval, tool call, stop) through the API (${SENDERS} senders, batches of ${BATCH_EVENTS} events) in ${apiSeconds.toFixed(2)} s = ${Math.round(TURNS / apiSeconds)} turns/s; ` +
         `plain multi-row INSERT of the same turns and tool calls ${Math.round(TURNS / insertSeconds)} turns/s; ratio API/INSERT throughput ${(insertSeconds / apiSeconds).toFixed(3)}`,
     );
 
@@ -100,6 +105,9 @@ async function main() {
         // gone
       }
     }
+  } catch (error) {
+    console.error(error);
+    process.exitCode = 1;
   } finally {
     await server.stop();
   }

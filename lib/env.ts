@@ -60,6 +60,10 @@ export const envSchema = z.object({
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://127.0.0.1:3000" })
     .optional()
     .describe("The dashboard's public base URL: sign-in links and the Origin check use it."),
+  CHARTER_SELF_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe("Set by `charter serve`: where the server reaches itself to load its routes before it reports healthy."),
   CHARTER_ADMIN_EMAIL: z
     .email({ error: "must be an e-mail address" })
     .default("admin@charter.local")

@@ -21,6 +21,29 @@ async function warmRetrieval(): Promise<void> {
 }
 
 /** Work done once per server process, after migrations (which `charter serve` runs first). */
+/**
+ * Asks the ingestion route once (with a key that is refused: nothing is recorded) as
+ * soon as the server answers, so its code, the API-key check and the database pool
+ * are ready before /api/health says ok. Gives up after WARM_ROUTES_MS.
+ */
+async function warmRoutes(selfUrl: string | undefined): Promise<void> {
+  if (!selfUrl) return;
+  const started = performance.now();
+  const body = JSON.stringify({ type: "UserPromptSubmit", id: "charter-warm-up", session_id: "charter-warm-up", prompt: "warm up" });
+  while (performance.now() - started < WARM_ROUTES_MS) {
+    try {
+      await fetch(`${selfUrl}/api/v1/events`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": "chk_warm_up_is_refused" }, body, signal: AbortSignal.timeout(10_000) });
+      log.info(`routes ready in ${Math.round(performance.now() - started)} ms`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  log.warn(`could not reach ${selfUrl} to warm the routes; the first prompt may be slow`);
+}
+
+const WARM_ROUTES_MS = 30_000;
+
 export async function onServerStart(): Promise<void> {
   markStarting(true);
   await applyInitOnStart();
@@ -34,7 +57,8 @@ export async function onServerStart(): Promise<void> {
   } catch (error) {
     log.error("could not build the retrieval index", error);
   }
-  markStarting(false);
+  // The routes load on their first request: asked once here, after the server listens, so an agent's first prompt does not pay for it.
+  void warmRoutes(env().CHARTER_SELF_URL).finally(() => markStarting(false));
   startRecomputeWorker();
   if (env().CHARTER_REFLECT_ON_SESSION_END) startReflectionWorker();
   try {

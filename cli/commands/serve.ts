@@ -36,7 +36,7 @@ export function registerServe(program: Command): void {
       }
       claimEmbedded(e);
       console.log(`charter: serving on http://${shownHost}:${port}`);
-      const child = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port), "--hostname", options.host], { cwd: ROOT, env: childEnv(), stdio: "inherit" });
+      const child = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port), "--hostname", options.host], { cwd: ROOT, env: { ...childEnv(), CHARTER_SELF_URL: `http://${shownHost}:${port}` }, stdio: "inherit" });
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
       const code = await new Promise<number>((resolve) => child.on("close", (c, sig) => resolve(c ?? (sig ? 0 : 1))));
       process.exitCode = code;
