@@ -97,17 +97,19 @@ function withRest(problems: CharacterProblem[], total: number): CharacterProblem
  */
 export function characterProblems(text: string, doc: Document): CharacterProblem[] {
   const raw = forbiddenCharacters(text, MAX_CHARACTER_ISSUES);
-  const scalars = scalarsOf(doc);
   if (raw.total > 0) {
+    const scalars = scalarsOf(doc);
     const problems = raw.found.map(({ offset, codePoint }) => {
       const holder = scalars.find(({ node }) => node.range && node.range[0] <= offset && offset < node.range[1]);
       return { offset, path: holder?.path ?? null, reason: `contains ${describeCharacter(codePoint)}; remove it` };
     });
     return withRest(problems, raw.total);
   }
+  // Only a double-quoted escape can make a forbidden character out of a clean file.
+  if (!text.includes("\\")) return [];
   const escaped: CharacterProblem[] = [];
-  for (const { path, node } of scalars) {
-    const [first] = typeof node.value === "string" ? forbiddenCharacters(node.value, 1).found : [];
+  for (const { path, node } of scalarsOf(doc)) {
+    const [first] = node.type === "QUOTE_DOUBLE" && typeof node.value === "string" ? forbiddenCharacters(node.value, 1).found : [];
     if (first) escaped.push({ offset: node.range?.[0] ?? 0, path, reason: `contains ${describeCharacter(first.codePoint)}, written as an escape; remove it` });
   }
   escaped.sort((a, b) => a.offset - b.offset);
