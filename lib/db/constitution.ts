@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { allPrinciples } from "@/lib/constitution/overlay";
-import { canonicalFiles, formatIssue, OVERLAYS_DIR, parseConstitution, withFile, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
+import { canonicalFiles, formatIssue, OVERLAYS_DIR, parseConstitution, parseStoredConstitution, withFile, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
@@ -36,8 +36,9 @@ function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Versio
   const hit = parsed.get(row.id);
   if (hit) return hit;
   const files = row.files as ConstitutionFile[];
-  const result = parseConstitution(files);
-  // Saved versions were validated; a failure here means the engine's rules changed since.
+  const result = parseStoredConstitution(files);
+  // Saved versions were validated; the limits added since (sizes, control characters) do not apply to
+  // what is stored, so old versions keep loading. A failure here means the rules changed since.
   if (!result.ok) throw new StoredVersionInvalidError(`Stored constitution version ${row.id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
   const version = { ...meta(row), files, constitution: result.constitution, evals: result.evals };
   parsed.set(row.id, version);

@@ -7,7 +7,12 @@ import type { Prisma, PrismaClient } from "./generated/prisma/client";
  */
 type Tx = Prisma.TransactionClient;
 
-const json = (rows: unknown[]) => JSON.stringify(rows);
+/**
+ * Rows as one JSON parameter. PostgreSQL's text and jsonb hold no NUL: one that got
+ * past the edge (a principle title in a version stored before NULs were refused)
+ * becomes U+FFFD rather than failing the batch.
+ */
+const json = (rows: unknown[]) => JSON.stringify(rows).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\ufffd");
 
 export type SessionTouch = { id: string; source: string; cwd: string | null; transcript_path: string | null; first_at: string; last_at: string };
 
