@@ -1,5 +1,5 @@
 import { validationErrorFrom } from "@/lib/errors";
-import { parseJsonWithin, readBodyWithin } from "@/lib/http/limits";
+import { readJsonBody } from "@/lib/http/limits";
 import { route } from "@/lib/http/route";
 import { parseEventsRequest } from "@/lib/schemas/events";
 import { ingestEvents } from "@/lib/services/ingest";
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** Bodies larger than this are refused with 413, whether declared or streamed (chunked): reading stops there. */
 export const MAX_EVENTS_BODY_BYTES = 16 * 1024 * 1024;
-/** Bodies with more JSON values and keys than this are refused with 413 before they are parsed (500 per event of a full batch). */
+/** Bodies with more JSON values and keys than this are refused with 413 while they are read (500 per event of a full batch). */
 export const MAX_EVENTS_BODY_TOKENS = 500_000;
 
 /**
@@ -18,8 +18,9 @@ export const MAX_EVENTS_BODY_TOKENS = 500_000;
  * normalizes text and bounds dates and depth, so what reaches ingestion can be stored.
  */
 export const POST = route({ role: "editor", scope: "ingest" }, async ({ req, caller }) => {
-  const raw = parseJsonWithin(await readBodyWithin(req, MAX_EVENTS_BODY_BYTES), MAX_EVENTS_BODY_TOKENS);
-  const parsed = parseEventsRequest(raw);
+  const body = await readJsonBody(req, { bytes: MAX_EVENTS_BODY_BYTES, tokens: MAX_EVENTS_BODY_TOKENS });
+  if ("refused" in body) return body.refused;
+  const parsed = parseEventsRequest(body.value);
   if (!parsed.success) throw validationErrorFrom(parsed.error.issues, "The events are invalid; none was applied.");
   const events = "events" in parsed.data ? parsed.data.events : [parsed.data];
   return ingestEvents(events, { source: caller?.kind === "api_key" ? "api" : "dashboard" });
