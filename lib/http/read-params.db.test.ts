@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { GET as getRawFile } from "@/app/(dashboard)/constitution/history/raw/route";
 import { GET } from "@/app/api/v1/turns/route";
 import { parsePlaybookQuery } from "@/components/playbook/query";
 import { parseTurnQuery, toTurnFilters } from "@/components/turns/filters";
@@ -8,7 +9,7 @@ import { getPrinciple, getSession, listSessions } from "@/lib/db/sessions";
 import { encodeCursor, getTurn, listTurns } from "@/lib/db/turns";
 import { NotFoundError } from "@/lib/errors";
 import { auditQuerySchema } from "@/lib/schemas/audit";
-import { BIGINT_MAX, parseSearchParams, QUERY_DATE_MAX, QUERY_DATE_MIN, QUERY_INSTANT_MAX_MS } from "@/lib/schemas/query";
+import { BIGINT_MAX, INTEGER_MAX, parseSearchParams, QUERY_DATE_MAX, QUERY_DATE_MIN, QUERY_INSTANT_MAX_MS } from "@/lib/schemas/query";
 import { sessionsQuerySchema } from "@/lib/schemas/sessions";
 import { UNSTORABLE_MESSAGE } from "@/lib/schemas/text";
 import { setupTestDatabase } from "@/test/db";
@@ -59,6 +60,19 @@ describe("GET /api/v1/turns refuses bad parameters with 422 naming them", () => 
       expect(res.status).toBe(200);
       expect(await res.json()).toHaveProperty("rows");
     }
+  });
+});
+
+describe("GET /constitution/history/raw refuses a version no integer column holds", () => {
+  it.each([
+    ["1e30", "must be a whole number"],
+    [String(INTEGER_MAX + 1), `must be at most ${INTEGER_MAX}`],
+    ["0", "must be at least 1"],
+    ["1.5", "must be a whole number"],
+  ])("version=%s", async (version, message) => {
+    const res = await getRawFile(new Request(`http://127.0.0.1/constitution/history/raw?version=${version}&path=core.yaml`), context);
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as ErrorBody).error.details).toEqual([{ path: "version", message }]);
   });
 });
 

@@ -28,6 +28,16 @@ export const queryInstantSchema = z.iso
 /** An id or name to look rows up by: at most `max` characters, nothing PostgreSQL cannot compare. */
 export const queryTextSchema = (max: number) => z.string().trim().min(1, "must not be empty").max(max).refine(isStorableText, { message: UNSTORABLE_MESSAGE });
 
+/** The largest value of a PostgreSQL integer, the type of constitution version ids. */
+export const INTEGER_MAX = 2_147_483_647;
+
+/** A row id of an integer column (a constitution version). */
+export const queryIntIdSchema = z.coerce
+  .number()
+  .int({ abort: true, message: "must be a whole number" })
+  .positive("must be at least 1")
+  .max(INTEGER_MAX, `must be at most ${INTEGER_MAX}`);
+
 /** The largest value of a PostgreSQL bigint, the type of the audit log's ids. */
 export const BIGINT_MAX = 9223372036854775807n;
 

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { NotFoundError, validationErrorFrom } from "@/lib/errors";
 import { route } from "@/lib/http/route";
+import { queryIntIdSchema } from "@/lib/schemas/query";
 
 export const dynamic = "force-dynamic";
 
 const rawFileSchema = z.object({
-  version: z.coerce.number().int().positive(),
+  version: queryIntIdSchema,
   path: z.string().min(1).max(300),
 });
 
