@@ -28,6 +28,8 @@ const EVENTS: { type: "UserPromptSubmit" | "PostToolUse" | "Stop" | "SessionEnd"
 ];
 
 async function main() {
+  // Each simulated hook holds a spool lock with its own exit listener, as each real hook process does.
+  process.setMaxListeners(0);
   const server = await startBenchServer({ port: PORT });
   const root = path.join(server.dataDir, "agents");
   const lines: string[] = [];

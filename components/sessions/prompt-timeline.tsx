@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { PrincipleChips } from "@/components/principles/principle-chips";
+import { InjectedChips } from "@/components/turns/injected-principles";
 import { formatScore } from "@/components/turns/format";
 import { TotalBar } from "@/components/turns/total-bar";
 import { Time } from "@/components/ui/time";
@@ -38,7 +38,7 @@ export function PromptTimeline({ turns, titles }: { turns: SessionTurn[]; titles
           <div className="mt-2 space-y-1">
             <FeedbackSummary feedback={turn.feedback} />
             <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
-              injected <PrincipleChips ids={turn.injectedPrinciples} titles={titles} />
+              <InjectedChips ids={turn.injectedPrinciples} retrieved={turn.retrievedPrinciples} delivery={turn.contextDelivery} titles={titles} />
             </div>
           </div>
         </li>

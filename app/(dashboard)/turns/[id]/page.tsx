@@ -111,7 +111,7 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
             <OverrideList overrides={turn.overrides} engine={engine} />
           </Card>
           <Card title={`Principles injected (${turn.injectedPrinciples.length})`}>
-            <InjectedPrinciples ids={turn.injectedPrinciples} titles={titles} />
+            <InjectedPrinciples ids={turn.injectedPrinciples} retrieved={turn.retrievedPrinciples} delivery={turn.contextDelivery} titles={titles} />
             {turn.constitutionVersionId ? <p className="mt-2 text-xs text-slate-500">Retrieved from constitution version {turn.constitutionVersionId}; titles are from the current version.</p> : null}
           </Card>
         </div>
