@@ -2,8 +2,8 @@
  * Fuzz: thousands of malformed and edge-case requests against a running server
  * (loopback only), on `POST /api/v1/events` (NULs, unpaired surrogates, binary
  * content, extreme dates, deep nesting, wrong types, bad JSON, oversized, token-heavy
- * and chunked bodies) and on every read path (`GET /api/v1/turns`, the dashboard
- * pages). It prints the answers by status, the number of 5xx and of requests left
+ * and chunked bodies) and on every read path (`GET /api/v1/turns`, the history's
+ * raw file download, the dashboard pages). It prints the answers by status, the number of 5xx and of requests left
  * unanswered (both must be 0), and the server's peak resident memory (must stay under
  * 400 MB). Bounded in count and time.
  *
@@ -18,7 +18,7 @@
  * (default 8), FUZZ_SEED (default 11). Exit code 1 when a goal is missed.
  */
 import http from "node:http";
-import { Cases, EVENTS_PATH, hugeRequests, pageRequest, random, turnsApiRequest, type FuzzRequest } from "./fuzz/cases";
+import { Cases, EVENTS_PATH, hugeRequests, pageRequest, random, readApiRequest, type FuzzRequest } from "./fuzz/cases";
 import { givenServer, rssBytes, startServer, type Target } from "./fuzz/server";
 
 const PORT = 3298;
@@ -65,7 +65,7 @@ function smallRequests(c: Cases, pages: boolean): FuzzRequest[] {
     } else if (roll < 0.72) {
       out.push(post("event: malformed body", c.malformedBody()));
     } else if (roll < 0.87 || !pages) {
-      out.push(turnsApiRequest(c));
+      out.push(readApiRequest(c));
     } else {
       out.push(pageRequest(c, c.rnd() < 0.9 ? "cookie" : "none"));
     }

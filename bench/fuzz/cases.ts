@@ -249,8 +249,17 @@ export function cursorOf(c: Cases): string {
   return c.pick([Buffer.from(JSON.stringify(value)).toString("base64url"), "not-a-cursor", "%%%", "\u0000", "", "eyJ"]);
 }
 
+/** A read route taking an API key: GET /api/v1/turns mostly, the raw file download of the history sometimes. */
+export function readApiRequest(c: Cases): FuzzRequest {
+  if (c.rnd() < 0.2) {
+    const path = `/constitution/history/raw?${query([["version", c.pick([...BIG_IDS, ...NUMBERS, "1e30", "2147483648", "1"])], ["path", c.pick([...TEXTS, "core.yaml", "../../etc/passwd"])]])}`;
+    return { kind: "fetch", group: "read: GET /constitution/history/raw", method: "GET", path, auth: "key" };
+  }
+  return turnsApiRequest(c);
+}
+
 /** GET /api/v1/turns with one to four fuzzed parameters. */
-export function turnsApiRequest(c: Cases): FuzzRequest {
+function turnsApiRequest(c: Cases): FuzzRequest {
   const params: [string, string][] = [];
   for (let i = 0, count = 1 + c.int(4); i < count; i++) {
     const name = c.pick(["session", "from", "to", "min", "max", "principle", "below", "cursor", "unknown"]);
