@@ -3,7 +3,8 @@ import { headers } from "next/headers";
 import { z } from "zod";
 import { allows, resolveCaller, type Caller } from "@/lib/auth/caller";
 import type { Role } from "@/lib/auth/roles";
-import { AppError, ForbiddenError, UnauthorizedError, validationErrorFrom } from "@/lib/errors";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, validationErrorFrom } from "@/lib/errors";
 import { log } from "@/lib/log";
 
 import type { ActionResult } from "./result";
@@ -31,6 +32,7 @@ export function defineAction<S extends z.ZodType, T>(
       return { ok: true, data: await run(parsed.data, { caller }) };
     } catch (error) {
       if (error instanceof AppError) return { ok: false, error: error.toJSON().error };
+      if (isDatabaseUnavailable(error)) return { ok: false, error: new ServiceUnavailableError().toJSON().error };
       log.error("unhandled error in server action", error);
       return { ok: false, error: { code: "internal", message: "Something went wrong on the server." } };
     }

@@ -9,7 +9,7 @@ describe("the OpenAPI document", () => {
     const body = doc.paths["/api/v1/events"].post.requestBody.content["application/json"].schema as { anyOf: unknown[] };
     expect(body.anyOf).toHaveLength(2);
     expect(JSON.stringify(body)).toContain("UserPromptSubmit");
-    expect(Object.keys(doc.paths["/api/v1/events"].post.responses).sort()).toEqual(["200", "400", "401", "403", "413", "422"]);
+    expect(Object.keys(doc.paths["/api/v1/events"].post.responses).sort()).toEqual(["200", "400", "401", "403", "413", "422", "503"]);
     expect(doc.paths["/api/v1/turns"].get.parameters.map((p) => p.name)).toContain("principle");
   });
 });

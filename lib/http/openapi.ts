@@ -18,6 +18,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: "The key lacks the scope.",
   413: "The body is too large.",
   422: "The events are invalid; none was applied.",
+  503: "The database cannot be reached or has no free connection; nothing was applied. Send again after Retry-After seconds.",
 };
 
 /** The OpenAPI 3.1 document of Charter's REST API, generated from the same zod schemas the routes use. */
@@ -34,7 +35,7 @@ export function openApiDocument(baseUrl: string) {
           summary: "Report agent events",
           description: `One event, or {events: [...]} with up to ${MAX_BATCH}. Idempotent by event id: a repeated id is reported as a duplicate and not applied again. Needs an API key with the ingest scope.`,
           requestBody: { required: true, content: json(eventsRequestSchema) },
-          responses: { "200": { description: "Applied (or recognised as duplicates).", content: json(eventsResponseSchema) }, ...errors(400, 401, 403, 413, 422) },
+          responses: { "200": { description: "Applied (or recognised as duplicates).", content: json(eventsResponseSchema) }, ...errors(400, 401, 403, 413, 422, 503) },
         },
       },
       "/api/v1/turns": {

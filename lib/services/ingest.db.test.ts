@@ -196,3 +196,18 @@ describe("set-based batches", () => {
     expect(turns.every((t) => t.response === t.prompt.replace("step", "did step"))).toBe(true);
   });
 });
+
+describe("cutting long tool text", () => {
+  it("never leaves half a surrogate pair where it cuts (PostgreSQL would refuse the batch)", async () => {
+    const s = session();
+    // An emoji (two UTF-16 units) straddling the 20,000-character cut of the output, and the 2,000-character cut of an input field.
+    const output = `${"a".repeat(19_999)}😀 and more`;
+    const content = `${"b".repeat(1_999)}😀${"c".repeat(30_000)}`;
+    await ingestEvents(parse([s.events({ type: "PostToolUse", tool_name: "Write", tool_input: { file_path: "e.txt", content }, tool_response: output })]));
+    const call = await db().toolCall.findFirstOrThrow({ where: { sessionId: s.id } });
+    expect(call.output!.length).toBe(20_000 + "… [truncated 10 characters]".length);
+    expect(call.output!.slice(19_998)).toBe("a\uFFFD… [truncated 10 characters]");
+    const kept = String((call.input as Record<string, unknown>).content);
+    expect(kept.slice(1_998)).toBe("b\uFFFD… [truncated 30001 characters]");
+  });
+});

@@ -10,6 +10,7 @@ import { playbookStore } from "@/lib/db/playbook";
 import { weightSets, type WeightSetRow } from "@/lib/db/weights";
 import { env } from "@/lib/env";
 import { constitutionalReward, effectiveScore, type ScoreDict } from "@/lib/reward";
+import { normalizeText } from "@/lib/schemas/text";
 import { MAX_TOOL_OUTPUT, MUTATING_TOOLS, type AgentEvent, type EventResult, type EventsResponse } from "@/lib/schemas/events";
 import { currentStore } from "./constitution";
 
@@ -19,11 +20,15 @@ type UserPrompt = Extract<AgentEvent, { type: "UserPromptSubmit" }>;
 
 const MUTATING = new Set<string>(MUTATING_TOOLS);
 
+/** The first `max` characters and how many were cut; a surrogate pair cut in half becomes U+FFFD (PostgreSQL refuses half a pair). */
+function cut(text: string, max: number): string {
+  return text.length > max ? `${normalizeText(text.slice(0, max))}… [truncated ${text.length - max} characters]` : text;
+}
+
 /** Text kept up to MAX_TOOL_OUTPUT characters, with how much was cut. */
 function truncate(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > MAX_TOOL_OUTPUT ? `${text.slice(0, MAX_TOOL_OUTPUT)}… [truncated ${text.length - MAX_TOOL_OUTPUT} characters]` : text;
+  return cut(typeof value === "string" ? value : JSON.stringify(value), MAX_TOOL_OUTPUT);
 }
 
 /**
@@ -35,12 +40,12 @@ export function capToolInput(input: unknown): unknown {
   if (input === undefined || input === null) return null;
   const text = JSON.stringify(input);
   if (text.length <= MAX_TOOL_OUTPUT) return input;
-  if (typeof input !== "object" || Array.isArray(input)) return { _truncated: text.length, preview: text.slice(0, MAX_TOOL_OUTPUT) };
+  if (typeof input !== "object" || Array.isArray(input)) return { _truncated: text.length, preview: normalizeText(text.slice(0, MAX_TOOL_OUTPUT)) };
   const field = MAX_TOOL_OUTPUT / 10;
   const kept: Record<string, unknown> = {};
   let size = 0;
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
-    const short = typeof value === "string" && value.length > field ? `${value.slice(0, field)}… [truncated ${value.length - field} characters]` : value;
+    const short = typeof value === "string" ? cut(value, field) : value;
     const length = JSON.stringify(short)?.length ?? 0;
     if (size + length > MAX_TOOL_OUTPUT) continue;
     kept[key] = short;

@@ -1,6 +1,6 @@
 import { resolveCaller } from "@/lib/auth/caller";
 import { databaseHealth } from "@/lib/db/health";
-import { UnauthorizedError } from "@/lib/errors";
+import { DATABASE_RETRY_AFTER_SECONDS, UnauthorizedError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { serverReady } from "@/lib/startup";
 import { VERSION } from "@/lib/version";
@@ -22,5 +22,5 @@ export const GET = route("public", async ({ req }) => {
   // Not healthy before the retrieval index is built: a prompt sent now would miss the hook's budget.
   if (health.ok && !serverReady()) return Response.json({ status: "starting", db: health.db, version: VERSION }, { status: 503, headers: { "retry-after": "1" } });
   const body = { status: health.ok ? "ok" : "degraded", db: health.db, version: VERSION, ...(who ? { caller: who } : {}) };
-  return Response.json(body, { status: health.ok ? 200 : 503 });
+  return Response.json(body, { status: health.ok ? 200 : 503, headers: health.ok ? {} : { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } });
 });
