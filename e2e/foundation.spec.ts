@@ -127,3 +127,11 @@ test("health is public and names the database", async ({ request }) => {
   expect(["embedded", "postgres"]).toContain(body.db);
   expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
 });
+
+test("an address whose percent-encoding is not UTF-8 gets 400, not a server error", async ({ request }) => {
+  for (const path of ["/turns/%ED%A0%80", "/sessions/%E0%80", "/principles/%ED%A0%80", "/docs/%FF"]) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(400);
+    expect(await res.text()).toBe("Bad request: the address holds a percent-encoded sequence that is not UTF-8.\n");
+  }
+});
