@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { CORE_FILE, serializeConstitution, serializeOverlay, type Principle } from "@/lib/constitution";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { setupTestDatabase } from "@/test/db";
 import { auditLog } from "./audit";
-import { db } from "./client";
+import { db, switchDatabase } from "./client";
 import { ConstitutionInvalidError, constitutionVersions, contentHash } from "./constitution";
 
 let teardown: () => Promise<void>;
@@ -155,5 +156,41 @@ describe("constitution versions", () => {
     expect(contentHash((await current()).files)).toBe(first.contentHash);
     const entry = (await auditLog.list({ objectType: "constitution" })).find((e) => e.objectId === String(rolled.id));
     expect(entry?.action).toBe("constitution.rollback");
+  });
+});
+
+// The embedded database cannot be made unreachable.
+describe.runIf(inject("pgUrl") !== null)("the version in force under a database fault", () => {
+  it("is never an older version: a lookup that fails for the database's sake fails, and the same version is served once it is back", async () => {
+    const before = await constitutionVersions.current();
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const url = new URL(inject("pgUrl")!);
+    url.port = String(port);
+    await switchDatabase({ kind: "postgres", url: url.toString() });
+    try {
+      await expect(constitutionVersions.current()).rejects.toThrow();
+    } finally {
+      await switchDatabase({ kind: "postgres", url: inject("pgUrl")! });
+    }
+    expect((await constitutionVersions.current())?.id).toBe(before?.id);
+  });
+});
+
+describe("the version in force when reading it fails", () => {
+  it("fails rather than serve an older version when the head's row cannot be read (a pool timeout)", async () => {
+    const head = await constitutionVersions.current();
+    // A new head, not yet parsed in this process, so it must be read.
+    const row = await db().constitutionVersion.create({ data: { contentHash: `${head!.contentHash}-copy-${Date.now()}`, files: head!.files, authorLabel: "test", message: "copy", parentId: head!.id } });
+    await db().constitutionHead.update({ where: { id: 1 }, data: { versionId: row.id } });
+    const get = vi.spyOn(constitutionVersions, "get").mockRejectedValueOnce(new Error("timeout exceeded when trying to connect"));
+    try {
+      await expect(constitutionVersions.current()).rejects.toThrow("timeout exceeded when trying to connect");
+    } finally {
+      get.mockRestore();
+    }
+    expect((await constitutionVersions.current())?.id).toBe(row.id);
   });
 });
