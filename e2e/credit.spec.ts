@@ -123,3 +123,22 @@ test("an unknown session or principle is a 404", async ({ browser }) => {
   expect((await page.goto("/principles/no-such-principle"))?.status()).toBe(404);
   await page.context().close();
 });
+
+test("a prompt replayed from a spool credits nothing, and its pages say what would have been injected", async ({ browser, request }, testInfo) => {
+  const session = `${SESSION}-spooled`;
+  const post = (event: Record<string, unknown>) => request.post("/api/v1/events", { data: { session_id: session, ...event }, headers: { "x-api-key": apiKey } });
+  const prompt = await post({ id: eventId("spooled-prompt"), type: "UserPromptSubmit", prompt: PROMPTS[0], context_delivered: false });
+  expect(prompt.status()).toBe(200);
+  expect((await prompt.json()).results[0]).toMatchObject({ principles: [], additional_context: "" });
+  expect((await post({ id: eventId("spooled-stop"), type: "Stop", response: "Fixed the off-by-one; the tests pass now." })).status()).toBe(200);
+  const end = await post({ id: eventId("spooled-end"), type: "SessionEnd", reason: "prompt_input_exit" });
+  expect((await end.json()).results[0].outcome).toBeDefined();
+
+  const page = await adminPage(browser);
+  expect(await useCount(page, principleId)).toBe(usesBefore + 1);
+  await page.goto(`/sessions/${encodeURIComponent(session)}`);
+  await expect(page.getByText("spooled: nothing injected")).toBeVisible();
+  await expect(page.getByText("would have injected")).toBeVisible();
+  await snap(page, testInfo, "session-spooled");
+  await page.context().close();
+});
