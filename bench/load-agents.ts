@@ -91,6 +91,7 @@ async function main() {
     console.log(`agents: ${AGENTS}, events sent: ${expected} in ${sendSeconds.toFixed(1)} s; hook p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(0)} ms`);
     console.log(`spooled at the end of the run: ${spooledBefore}; after flushing: ${left} left, ${rejected} rejected`);
     console.log(`recorded events: ${recorded} of ${expected} (lost ${expected - recorded}); turns ${turns} (sessions with more than one: ${extraTurns}); tool calls ${tools} of ${AGENTS * 3}; scored ${scored}; outcomes ${ended}; turns whose context did not reach the agent ${undelivered}`);
+    if (process.env.SHOW_LINES) console.log([...new Set(lines.map((l) => l.replace(/\d+/g, "N")))].slice(0, 15).join("\n"));
     console.log(`hook stderr by cause: ${JSON.stringify(Object.fromEntries(statuses))}; 5xx other than 503: ${fivexx}; server peak RSS ${peakRss.toFixed(0)} MB`);
     if (recorded !== expected || extraTurns > 0 || tools !== AGENTS * 3 || fivexx > 0) process.exitCode = 1;
   } finally {
