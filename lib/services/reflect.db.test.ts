@@ -72,3 +72,60 @@ describe("the reflector", () => {
     expect((await db().reflection.findFirstOrThrow({ where: { sessionId: s.id } })).status).toBe("failed");
   }, 20_000);
 });
+
+describe("reflections queued at SessionEnd", () => {
+  it("are queued in the leased job table, not started at once; run two at a time; and one whose process died is run again", async () => {
+    const { resetEnv } = await import("@/lib/env");
+    const { drainReflections } = await import("./reflect");
+    process.env.CHARTER_REFLECT_ON_SESSION_END = "true";
+    process.env.OPENAI_BASE_URL = server.url;
+    process.env.OPENAI_API_KEY = "k";
+    resetEnv();
+    try {
+      const ids = [unique("queued"), unique("queued"), unique("queued")];
+      const ends = ids.flatMap((id) => {
+        const event = (e: Record<string, unknown>) => agentEventSchema.parse({ ...e, id: unique("evt"), session_id: id });
+        return [event({ type: "UserPromptSubmit", prompt: "fix the flaky date test" }), event({ type: "Stop", response: "Fixed it and ran the suite." }), event({ type: "SessionEnd", reason: "exit" })];
+      });
+      const requestsBefore = server.requests.length;
+      await ingestEvents(ends, { source: "import" });
+      const jobs = await db().recomputeJob.findMany({ where: { kind: "reflect", sessionId: { in: ids } }, orderBy: { id: "asc" } });
+      expect(jobs.map((j) => [j.sessionId, j.status])).toEqual(ids.map((id) => [id, "queued"]));
+      expect(server.requests.length).toBe(requestsBefore);
+
+      // A process took the first job and died: its lease lapses, and the next worker runs it again.
+      await db().recomputeJob.update({ where: { id: jobs[0]!.id }, data: { status: "running", leaseOwner: "dead-process", leaseUntil: new Date(Date.now() - 1_000), attempts: 1 } });
+      reply = { content: JSON.stringify({ new_key_points: [], evaluations: [] }) };
+      expect(await drainReflections("test-worker")).toBe(3);
+      const done = await db().recomputeJob.findMany({ where: { kind: "reflect", sessionId: { in: ids } }, orderBy: { id: "asc" } });
+      expect(done.map((j) => [j.status, j.attempts, j.leaseOwner])).toEqual([
+        ["done", 2, null],
+        ["done", 1, null],
+        ["done", 1, null],
+      ]);
+      expect(await db().reflection.count({ where: { sessionId: { in: ids }, status: "applied" } })).toBe(3);
+      expect(server.requests.length).toBe(requestsBefore + 3);
+    } finally {
+      delete process.env.CHARTER_REFLECT_ON_SESSION_END;
+      delete process.env.OPENAI_BASE_URL;
+      delete process.env.OPENAI_API_KEY;
+      resetEnv();
+    }
+  });
+
+  it("gives a job up after three tries when the run itself fails, keeping why", async () => {
+    const { resetEnv } = await import("@/lib/env");
+    const { drainReflections } = await import("./reflect");
+    const job = await db().recomputeJob.create({ data: { kind: "reflect", sessionId: unique("no-such-session"), status: "queued" } });
+    process.env.OPENAI_BASE_URL = server.url;
+    resetEnv();
+    try {
+      await drainReflections("test-worker");
+    } finally {
+      delete process.env.OPENAI_BASE_URL;
+      resetEnv();
+    }
+    expect(await db().recomputeJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "failed", attempts: 3, leaseOwner: null });
+    expect((await db().recomputeJob.findUniqueOrThrow({ where: { id: job.id } })).error).toMatch(/^No session no-such-session/);
+  });
+});
