@@ -265,7 +265,9 @@ export async function ingestEvents(events: AgentEvent[], options: { source?: str
   const now = new Date().toISOString();
   const firstIndex = new Map<string, number>();
   events.forEach((e, i) => firstIndex.has(e.id) || firstIndex.set(e.id, i));
-  const seenBefore = await rows.seenEvents(db(), [...firstIndex.keys()]);
+  // Ids seen before are found first only where it saves work: a prompt's retrieval.
+  const promptIds = events.flatMap((e, i) => (e.type === "UserPromptSubmit" && firstIndex.get(e.id) === i ? [e.id] : []));
+  const seenBefore = promptIds.length ? await rows.seenEvents(db(), promptIds) : new Map();
   const prompts = events.flatMap((event, i) => (event.type === "UserPromptSubmit" && firstIndex.get(event.id) === i && !seenBefore.has(event.id) ? [{ event, delivered: delivery(event, source) === "delivered" }] : []));
   const [weights, retrieved] = await Promise.all([weightSets.current(), retrieveAll(prompts)]);
 
