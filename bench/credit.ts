@@ -6,6 +6,7 @@
  */
 import { analyzeUserFeedback, assignCredit, calculatePrincipleCredits, computeOutcomeSignals, inferEnrichedOutcome, sessionStateSchema } from "@/lib/credit";
 import { determineToolSuccess } from "@/lib/credit/tool-success";
+import { random } from "./support/random";
 
 const CALLS = 500;
 const PRINCIPLES = 50;
@@ -13,18 +14,6 @@ const ACTIVE = { min: 5, max: 20 };
 const PROMPTS = 25;
 const RUNS = 15;
 const ITERATIONS = 200;
-
-/** mulberry32: a small deterministic PRNG so every run measures the same session. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = random(3);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;

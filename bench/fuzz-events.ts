@@ -18,7 +18,8 @@
  * (default 8), FUZZ_SEED (default 11). Exit code 1 when a goal is missed.
  */
 import http from "node:http";
-import { Cases, EVENTS_PATH, hugeRequests, pageRequest, random, readApiRequest, type FuzzRequest } from "./fuzz/cases";
+import { Cases, EVENTS_PATH, hugeRequests, pageRequest, readApiRequest, type FuzzRequest } from "./fuzz/cases";
+import { random } from "./support/random";
 import { givenServer, rssBytes, startServer, type Target } from "./fuzz/server";
 
 const PORT = 3298;

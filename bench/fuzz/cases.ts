@@ -14,18 +14,6 @@ export type FuzzRequest =
 export const EVENTS_PATH = "/api/v1/events";
 const MiB = 1024 * 1024;
 
-/** mulberry32: small, fast, and the same everywhere. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class Cases {
   private n = 0;
   constructor(

@@ -15,13 +15,26 @@ export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const BIN = path.join(ROOT, "bin", "charter.mjs");
 export const PG_SERVER = "postgresql://postgres@127.0.0.1:5432";
 
-export type BenchServer = { url: string; key: string; databaseUrl: string; dataDir: string; process: ChildProcess; env: NodeJS.ProcessEnv; stop(): Promise<void> };
+export type BenchServer = {
+  url: string;
+  key: string;
+  /** A one-time sign-in link for the admin, when asked for with `signIn`. */
+  signInLink: string | null;
+  databaseUrl: string;
+  dataDir: string;
+  process: ChildProcess;
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+};
 
 export async function admin(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${PG_SERVER}/postgres` });
   await client.connect();
-  await client.query(sql);
-  await client.end();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Waits until GET /api/health answers 200 (the server is up and its retrieval index built). */
@@ -38,7 +51,7 @@ export async function waitHealthy(url: string, timeoutMs = 300_000): Promise<num
   }
 }
 
-export async function startBenchServer(options: { port: number; scopes?: string[]; env?: Record<string, string> }): Promise<BenchServer> {
+export async function startBenchServer(options: { port: number; scopes?: string[]; signIn?: boolean; env?: Record<string, string>; /** "inherit" shows the server's errors (the fuzz bench does). */ stderr?: "inherit" }): Promise<BenchServer> {
   const db = `charter_bench_${process.pid}_${options.port}`;
   await admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${db}`);
@@ -48,18 +61,29 @@ export async function startBenchServer(options: { port: number; scopes?: string[
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
 
-  spawnSync(process.execPath, [BIN, "db", "migrate"], { env, cwd: ROOT, stdio: "inherit" });
-  // An admin and an API key, made in a child process with the same environment.
+  const migrated = spawnSync(process.execPath, [BIN, "db", "migrate"], { env, cwd: ROOT, stdio: ["ignore", "inherit", "pipe"], encoding: "utf8" });
+  if (migrated.status !== 0) throw new Error(`charter db migrate failed: ${migrated.stderr}`);
+  // An admin, an API key and (when asked) a sign-in link, made in a child process with the
+  // server's environment: the link is the child's own and works against the same database.
   const keyScript = path.join(dataDir, "key.mts");
   writeFileSync(
     keyScript,
-    `import { upsertAdmin } from "@/lib/auth/bootstrap";\nimport { apiKeys } from "@/lib/db/api-keys";\nimport { closeDb } from "@/lib/db/client";\nconst a = await upsertAdmin("bench@charter.local", "Bench");\nconst k = await apiKeys.create({ name: "bench", scopes: ${JSON.stringify(options.scopes ?? ["ingest"])} }, { id: a.id, label: "bench" });\nconsole.log(k.key);\nawait closeDb();\n`,
+    [
+      `import { issueSignInLink, upsertAdmin } from "@/lib/auth/bootstrap";`,
+      `import { apiKeys } from "@/lib/db/api-keys";`,
+      `import { closeDb } from "@/lib/db/client";`,
+      `const a = await upsertAdmin("bench@charter.local", "Bench");`,
+      `const k = await apiKeys.create({ name: "bench", scopes: ${JSON.stringify(options.scopes ?? ["ingest"])} }, { id: a.id, label: "bench" });`,
+      `console.log(k.key);`,
+      options.signIn ? `console.log(await issueSignInLink("bench@charter.local", "/"));` : "",
+      `await closeDb();`,
+    ].join("\n"),
   );
   const made = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["--tsconfig", path.join(ROOT, "tsconfig.json"), keyScript], { env, cwd: ROOT, encoding: "utf8" });
-  const key = made.stdout.trim().split("\n").at(-1)!;
-  if (!key.startsWith("chk_")) throw new Error(`could not make an API key: ${made.stderr}`);
+  const [key, signInLink = null] = made.stdout.trim().split("\n").slice(options.signIn ? -2 : -1);
+  if (!key?.startsWith("chk_") || (options.signIn && !signInLink)) throw new Error(`could not make an API key${options.signIn ? " and a sign-in link" : ""}: ${made.stderr}`);
 
-  const child = spawn(process.execPath, [BIN, "serve", "--port", String(options.port)], { env, cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, [BIN, "serve", "--port", String(options.port)], { env, cwd: ROOT, stdio: ["ignore", "pipe", options.stderr ?? "pipe"], detached: true });
   child.stdout?.resume();
   child.stderr?.resume();
   const stop = async () => {
@@ -77,7 +101,7 @@ export async function startBenchServer(options: { port: number; scopes?: string[
     await stop();
     throw error;
   }
-  return { url, key, databaseUrl: `${PG_SERVER}/${db}`, dataDir, process: child, env, stop };
+  return { url, key, signInLink, databaseUrl: `${PG_SERVER}/${db}`, dataDir, process: child, env, stop };
 }
 
 /** Resident memory of a process group in MB (the CLI and the Next.js server it starts), or null. */
