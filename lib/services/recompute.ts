@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db/client";
+import { claimJobs } from "@/lib/db/jobs";
 import { SCORE_SQL_COLUMN } from "@/lib/db/score-columns";
 import { log } from "@/lib/log";
 import { PRINCIPLES, PrincipleScore } from "@/lib/reward";
@@ -9,9 +10,7 @@ export const RECOMPUTE_BATCH = 500;
 /** A worker's claim on a job lapses after this long without progress; another instance may then take over. */
 export const LEASE_MS = 30_000;
 
-
 type ClaimedJob = { id: number; weight_set_id: number; cursor: string | null };
-
 
 export class LeaseLostError extends Error {
   constructor(jobId: number) {
@@ -19,17 +18,10 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** Claims the oldest runnable job (queued, or running with a lapsed lease) with SKIP LOCKED, so two instances never take the same one. */
+/** Claims the oldest runnable recompute job, so two instances never take the same one (see claimJobs). */
 export async function claimJob(owner: string): Promise<ClaimedJob | null> {
-  const rows = await db().$queryRaw<ClaimedJob[]>`
-    UPDATE recompute_job SET status = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${LEASE_MS / 1000})
-    WHERE id = (
-      SELECT id FROM recompute_job
-      WHERE kind = 'recompute' AND status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
-      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id, weight_set_id, cursor`;
-  return rows[0] ?? null;
+  const [job] = await claimJobs("recompute", owner, { limit: 1, leaseSeconds: LEASE_MS / 1000 });
+  return job ? { id: job.id, weight_set_id: job.weight_set_id!, cursor: job.cursor } : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { LlmTimeoutError, type LlmPort } from "@/lib/constitution/llm-port";
 import { db } from "@/lib/db/client";
+import { claimJobs } from "@/lib/db/jobs";
 import { playbookStore } from "@/lib/db/playbook";
 import { env, llmSettings } from "@/lib/env";
 import { NotFoundError, UnavailableError } from "@/lib/errors";
@@ -74,20 +75,10 @@ export const REFLECT_ATTEMPTS = 3;
 
 type ReflectJob = { id: number; session_id: string };
 
-/**
- * Claims up to `limit` queued reflections (or ones whose lease lapsed: their process
- * stopped mid-run), with SKIP LOCKED so two instances never take the same one.
- */
+/** Claims up to `limit` queued reflections, or ones whose process died mid-run (see claimJobs). */
 async function claimReflections(owner: string, limit: number): Promise<ReflectJob[]> {
-  const leaseSeconds = Math.ceil(env().CHARTER_LLM_TIMEOUT_MS / 1000) + 30;
-  return db().$queryRaw<ReflectJob[]>`
-    UPDATE recompute_job SET status = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseSeconds}), attempts = attempts + 1
-    WHERE id IN (
-      SELECT id FROM recompute_job
-      WHERE kind = 'reflect' AND status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
-      ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id, session_id`;
+  const jobs = await claimJobs("reflect", owner, { limit, leaseSeconds: Math.ceil(env().CHARTER_LLM_TIMEOUT_MS / 1000) + 30 });
+  return jobs.map((job) => ({ id: job.id, session_id: job.session_id! }));
 }
 
 async function runReflection(job: ReflectJob, owner: string): Promise<void> {
