@@ -3,10 +3,36 @@ import { assignCredit, sessionStateSchema, trust, type EnrichedOutcome, type Use
 import type { Prisma, PrismaClient } from "./generated/prisma/client";
 import { db } from "./client";
 
+type Client = Prisma.TransactionClient | PrismaClient;
+type Usage = { principleId: string; traceId: string | null; credit: number; reasoning: string | null; constitutionVersionId: number | null };
+
+/**
+ * Usage rows and their principles' counters (use_count + 1, success_count + credit
+ * for each row), incremented in SQL in one statement, so atomic on its own: a credit
+ * is never counted without its row, or twice. A credit outside 0..1 refuses them all.
+ */
+async function insertUsage(client: Client, usage: Usage[]): Promise<void> {
+  if (usage.length === 0) return;
+  for (const u of usage) if (!(u.credit >= 0 && u.credit <= 1)) throw new RangeError(`credit must be between 0 and 1 (got ${u.credit})`);
+  const rows = usage.map((u) => ({ id: randomUUID(), principle_id: u.principleId, trace_id: u.traceId, was_successful: u.credit >= 0.5, credit: u.credit, reasoning: u.reasoning, constitution_version_id: u.constitutionVersionId }));
+  await client.$executeRawUnsafe(
+    `WITH usage AS (
+       INSERT INTO principle_usage (id, principle_id, trace_id, was_successful, credit, reasoning, constitution_version_id)
+       SELECT id, principle_id, trace_id, was_successful, credit, reasoning, constitution_version_id
+       FROM jsonb_to_recordset($1::jsonb) AS x(id text, principle_id text, trace_id text, was_successful boolean, credit float8, reasoning text, constitution_version_id int)
+       RETURNING principle_id, credit
+     )
+     INSERT INTO principle_stat (principle_id, use_count, success_count, updated_at)
+     SELECT principle_id, count(*)::int, sum(credit)::float8, now() FROM usage GROUP BY principle_id ORDER BY principle_id
+     ON CONFLICT (principle_id) DO UPDATE SET use_count = principle_stat.use_count + EXCLUDED.use_count, success_count = principle_stat.success_count + EXCLUDED.success_count, updated_at = now()`,
+    JSON.stringify(rows),
+  );
+}
+
 /**
  * Seed 003's recordUsage: a principle_usage row and the principle's counters
- * (use_count + 1, success_count + credit), incremented in SQL, in one atomic
- * statement. Pass `tx` to join an outer transaction.
+ * (use_count + 1, success_count + credit), in one atomic statement. Pass `tx` to
+ * join an outer transaction.
  */
 export async function recordUsage(
   principleId: string,
@@ -14,18 +40,7 @@ export async function recordUsage(
   credit: number,
   options: { tx?: Prisma.TransactionClient; client?: PrismaClient; reasoning?: string; constitutionVersionId?: number | null } = {},
 ): Promise<void> {
-  if (!(credit >= 0 && credit <= 1)) throw new RangeError(`credit must be between 0 and 1 (got ${credit})`);
-  const client = options.tx ?? options.client ?? db();
-  // One statement, so atomic on its own: the usage row and both counters, incremented in SQL.
-  await client.$executeRaw`
-    WITH usage AS (
-      INSERT INTO principle_usage (id, principle_id, trace_id, was_successful, credit, reasoning, constitution_version_id)
-      VALUES (${randomUUID()}, ${principleId}, ${traceId}, ${credit >= 0.5}, ${credit}, ${options.reasoning ?? null}, ${options.constitutionVersionId ?? null})
-      RETURNING principle_id, credit
-    )
-    INSERT INTO principle_stat (principle_id, use_count, success_count, updated_at)
-    SELECT principle_id, 1, credit, now() FROM usage
-    ON CONFLICT (principle_id) DO UPDATE SET use_count = principle_stat.use_count + 1, success_count = principle_stat.success_count + EXCLUDED.success_count, updated_at = now()`;
+  await insertUsage(options.tx ?? options.client ?? db(), [{ principleId, traceId, credit, reasoning: options.reasoning ?? null, constitutionVersionId: options.constitutionVersionId ?? null }]);
 }
 
 /** SessionState for many sessions at once: two queries, whatever their number. */
@@ -81,14 +96,13 @@ export async function creditSessions(tx: Prisma.TransactionClient, sessionIds: s
     sessionIds,
   );
   const outcomes: unknown[] = [];
-  const usage: unknown[] = [];
+  const usage: Usage[] = [];
   for (const { state, versions } of await sessionStates(tx, sessionIds)) {
     const outcome = assignCredit(state);
     out.set(state.sessionId, outcome);
     outcomes.push({ session_id: state.sessionId, status: outcome.status, score: outcome.score, signals: outcome.signals, credits: outcome.principle_credits });
     for (const c of outcome.principle_credits) {
-      if (!(c.credit >= 0 && c.credit <= 1)) throw new RangeError(`credit must be between 0 and 1 (got ${c.credit})`);
-      usage.push({ id: randomUUID(), principle_id: c.principle_id, trace_id: state.sessionId, was_successful: c.credit >= 0.5, credit: c.credit, reasoning: c.reasoning, constitution_version_id: versions.get(c.principle_id) ?? null });
+      usage.push({ principleId: c.principle_id, traceId: state.sessionId, credit: c.credit, reasoning: c.reasoning, constitutionVersionId: versions.get(c.principle_id) ?? null });
     }
   }
   await tx.$executeRawUnsafe(
@@ -96,20 +110,7 @@ export async function creditSessions(tx: Prisma.TransactionClient, sessionIds: s
      SELECT session_id, status, score, signals, credits FROM jsonb_to_recordset($1::jsonb) AS x(session_id text, status text, score float8, signals jsonb, credits jsonb)`,
     JSON.stringify(outcomes),
   );
-  if (usage.length > 0) {
-    await tx.$executeRawUnsafe(
-      `WITH usage AS (
-         INSERT INTO principle_usage (id, principle_id, trace_id, was_successful, credit, reasoning, constitution_version_id)
-         SELECT id, principle_id, trace_id, was_successful, credit, reasoning, constitution_version_id
-         FROM jsonb_to_recordset($1::jsonb) AS x(id text, principle_id text, trace_id text, was_successful boolean, credit float8, reasoning text, constitution_version_id int)
-         RETURNING principle_id, credit
-       )
-       INSERT INTO principle_stat (principle_id, use_count, success_count, updated_at)
-       SELECT principle_id, count(*)::int, sum(credit)::float8, now() FROM usage GROUP BY principle_id ORDER BY principle_id
-       ON CONFLICT (principle_id) DO UPDATE SET use_count = principle_stat.use_count + EXCLUDED.use_count, success_count = principle_stat.success_count + EXCLUDED.success_count, updated_at = now()`,
-      JSON.stringify(usage),
-    );
-  }
+  await insertUsage(tx, usage);
   return out;
 }
 
