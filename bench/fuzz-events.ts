@@ -20,7 +20,8 @@
 import http from "node:http";
 import { Cases, EVENTS_PATH, hugeRequests, pageRequest, readApiRequest, type FuzzRequest } from "./fuzz/cases";
 import { random } from "./support/random";
-import { givenServer, rssBytes, startServer, type Target } from "./fuzz/server";
+import { givenServer, startServer, type Target } from "./fuzz/server";
+import { rssBytes } from "./support/server";
 
 const PORT = 3298;
 const RSS_LIMIT = 400 * 1000 * 1000;

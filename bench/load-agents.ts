@@ -12,7 +12,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { flushSpool, runHook, type Io } from "@/cli/hook/run";
-import { groupRssMb, startBenchServer } from "./support/server";
+import { listenerPid, rssBytes, startBenchServer } from "./support/server";
 
 const PORT = 3298;
 const AGENTS = Number(process.env.AGENTS ?? 1_000);
@@ -35,7 +35,9 @@ async function main() {
   const lines: string[] = [];
   const io: Io = { out: () => undefined, err: (line) => lines.push(line) };
   let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, groupRssMb(server.process.pid!) ?? 0)), 500);
+  // The process that answers (Next.js's server), measured the same way as in bench/fuzz-events.ts.
+  const serverPid = listenerPid(PORT);
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, (serverPid ? rssBytes(serverPid) : null) ?? 0)), 500);
   const hookMs: number[] = [];
   try {
     const started = performance.now();
@@ -92,7 +94,7 @@ async function main() {
     console.log(`spooled at the end of the run: ${spooledBefore}; after flushing: ${left} left, ${rejected} rejected`);
     console.log(`recorded events: ${recorded} of ${expected} (lost ${expected - recorded}); turns ${turns} (sessions with more than one: ${extraTurns}); tool calls ${tools} of ${AGENTS * 3}; scored ${scored}; outcomes ${ended}; turns whose context did not reach the agent ${undelivered}`);
     if (process.env.SHOW_LINES) console.log([...new Set(lines.map((l) => l.replace(/\d+/g, "N")))].slice(0, 15).join("\n"));
-    console.log(`hook stderr by cause: ${JSON.stringify(Object.fromEntries(statuses))}; 5xx other than 503: ${fivexx}; server peak RSS ${peakRss.toFixed(0)} MB`);
+    console.log(`hook stderr by cause: ${JSON.stringify(Object.fromEntries(statuses))}; 5xx other than 503: ${fivexx}; server peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
     if (recorded !== expected || extraTurns > 0 || tools !== AGENTS * 3 || fivexx > 0) process.exitCode = 1;
   } finally {
     clearInterval(sampler);

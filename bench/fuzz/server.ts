@@ -1,11 +1,10 @@
 /**
  * The fuzz bench's server: one given by CHARTER_URL, or a production server it starts
- * on a fresh PostgreSQL database (bench/support/server.ts, as bench/agents.ts does); and the server's memory,
- * read from /proc.
+ * on a fresh PostgreSQL database (bench/support/server.ts, as bench/agents.ts does).
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { ROOT, startBenchServer } from "../support/server";
+import { listenerPid, ROOT, startBenchServer } from "../support/server";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
@@ -57,47 +56,4 @@ async function signIn(link: string): Promise<string | null> {
   const res = await fetch(link, { redirect: "manual" });
   const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]!);
   return cookies.length ? cookies.join("; ") : null;
-}
-
-/** The pid of this user's process listening on a TCP port, from /proc (null when not found). */
-export function listenerPid(port: number): number | null {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
-  const inodes = new Set<string>();
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    if (!existsSync(table)) continue;
-    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      // local_address is HEX_IP:HEX_PORT; state 0A is LISTEN; column 9 is the inode.
-      if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === "0A" && cols[9]) inodes.add(cols[9]);
-    }
-  }
-  if (inodes.size === 0) return null;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let fds: string[];
-    try {
-      fds = readdirSync(`/proc/${entry}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      try {
-        const target = readlinkSync(`/proc/${entry}/fd/${fd}`);
-        if (target.startsWith("socket:[") && inodes.has(target.slice(8, -1))) return Number(entry);
-      } catch {
-        // closed meanwhile
-      }
-    }
-  }
-  return null;
-}
-
-/** A process's resident memory in bytes (VmRSS), or null when it is gone. */
-export function rssBytes(pid: number): number | null {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
 }

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -104,9 +104,45 @@ export async function startBenchServer(options: { port: number; scopes?: string[
   return { url, key, signInLink, databaseUrl: `${PG_SERVER}/${db}`, dataDir, process: child, env, stop };
 }
 
-/** Resident memory of a process group in MB (the CLI and the Next.js server it starts), or null. */
-export function groupRssMb(pgid: number): number | null {
-  const out = spawnSync("ps", ["-o", "rss=", "-g", String(pgid)], { encoding: "utf8" }).stdout;
-  const kb = out.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0);
-  return kb ? kb / 1024 : null;
+/** The pid of this user's process listening on a TCP port, from /proc (null when not found). */
+export function listenerPid(port: number): number | null {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // local_address is HEX_IP:HEX_PORT; state 0A is LISTEN; column 9 is the inode.
+      if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === "0A" && cols[9]) inodes.add(cols[9]);
+    }
+  }
+  if (inodes.size === 0) return null;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const target = readlinkSync(`/proc/${entry}/fd/${fd}`);
+        if (target.startsWith("socket:[") && inodes.has(target.slice(8, -1))) return Number(entry);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return null;
+}
+
+/** A process's resident memory in bytes (VmRSS), or null when it is gone. */
+export function rssBytes(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
 }

@@ -43,7 +43,7 @@ export async function getSession(id: string) {
   const signals = outcome?.signals as OutcomeSignals | undefined;
   return {
     session,
-    turns: turns.map((t) => ({ id: t.id, number: t.number, prompt: t.prompt, response: t.response, startedAt: t.startedAt, injectedPrinciples: t.injectedPrinciples, injectedKeyPoints: t.injectedKeyPoints, retrievedPrinciples: t.retrievedPrinciples ?? [], contextDelivery: t.contextDelivery, feedback: (t.feedback as UserFeedback | null) ?? null, score: t.score })),
+    turns: turns.map((t) => ({ id: t.id, number: t.number, prompt: t.prompt, response: t.response, startedAt: t.startedAt, injectedPrinciples: t.injectedPrinciples, injectedKeyPoints: t.injectedKeyPoints, retrievedPrinciples: t.retrievedPrinciples, contextDelivery: t.contextDelivery, feedback: (t.feedback as UserFeedback | null) ?? null, score: t.score })),
     toolCalls: toolCalls.map((c) => ({ id: c.id, turnNumber: c.turnNumber, name: c.name, input: c.input, succeeded: c.succeeded, activePrinciples: c.activePrinciples, at: c.at, output: c.output })),
     outcome: outcome && signals ? { status: outcome.status, score: outcome.score, signals, parts: outcomeParts(signals), credits: outcome.credits as PrincipleCredit[], computedAt: outcome.computedAt } : null,
   };
