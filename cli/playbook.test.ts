@@ -51,9 +51,56 @@ describe("charter playbook on files", () => {
     expect(Number.isNaN(Date.parse(saved.last_updated))).toBe(false);
   }, 60_000);
 
-  it("refuses a bad extraction and a bad --prune", () => {
+  it("refuses what is not an ExtractionResult at all, and a bad --prune, changing nothing", () => {
     const file = path.join(dir, "bad.json");
-    expect(charter(["update", "--file", file], '{"new_key_points": [""]}').status).toBe(EXIT.invalid);
+    writeFileSync(file, '{"version": "1.0", "last_updated": null, "key_points": ["a"]}');
+    const list = charter(["update", "--file", file, "--write"], '[{"name": "kpt_001", "rating": "helpful"}]');
+    expect(list.status).toBe(EXIT.invalid);
+    expect(list.stderr).toMatch(/invalid extraction result: \(root\): .*expected object/);
+    expect(charter(["update", "--file", file, "--write"], "not json").status).toBe(EXIT.invalid);
     expect(charter(["update", "--file", file, "--prune", "never"], "{}").status).toBe(EXIT.usage);
+    expect(readFileSync(file, "utf8")).toBe('{"version": "1.0", "last_updated": null, "key_points": ["a"]}');
+  }, 60_000);
+
+  it("update skips malformed items and duplicate texts with a warning on stderr naming each, applies the rest, exits 0", () => {
+    const file = path.join(dir, "partial.json");
+    writeFileSync(file, JSON.stringify({ version: "1.0", last_updated: "2026-01-15T10:00:00", key_points: [{ name: "kpt_001", text: "Prefer pathlib", helpful: 1, harmful: 0 }] }));
+    const extraction = { new_key_points: ["", "Prefer pathlib", "Log with structure"], evaluations: [{ name: "kpt_001" }, { rating: "helpful" }, { name: "kpt_001", rating: "helpful" }] };
+    const result = charter(["update", "--file", file, "--write"], JSON.stringify(extraction));
+    expect(result.status, result.stderr).toBe(EXIT.ok);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "charter: stdin: new_key_points[0] is empty: skipped",
+      "charter: stdin: evaluations[0] (kpt_001) has no rating: skipped",
+      "charter: stdin: evaluations[1] has no name: skipped",
+      `charter: ${file}: the new key point "Prefer pathlib" has the same text as kpt_001: skipped`,
+    ]);
+    const saved = JSON.parse(readFileSync(file, "utf8")) as { key_points: unknown[] };
+    expect(saved.key_points).toEqual([
+      { name: "kpt_001", text: "Prefer pathlib", helpful: 2, harmful: 0 },
+      { name: "kpt_002", text: "Log with structure", helpful: 0, harmful: 0 },
+    ]);
+    expect((JSON.parse(result.stdout) as { warnings: string[] }).warnings).toHaveLength(4);
+  }, 60_000);
+
+  it("load and --write keep other names, entry fields, top-level fields, version and last_updated", () => {
+    const file = path.join(dir, "extras.json");
+    writeFileSync(file, JSON.stringify({ version: "0.9", last_updated: "2026-01-15T10:00:00", owner: "team-a", key_points: [{ name: "style-1", text: "Keep functions short", section: "STYLE", helpful: 2, harmful: 0 }] }));
+    const loaded = charter(["load", "--file", file]);
+    expect(loaded.status).toBe(EXIT.ok);
+    expect(loaded.stderr).toBe("");
+    expect(JSON.parse(loaded.stdout)).toEqual({ version: "0.9", last_updated: "2026-01-15T10:00:00", owner: "team-a", key_points: [{ name: "style-1", text: "Keep functions short", section: "STYLE", helpful: 2, harmful: 0 }] });
+    const updated = charter(["update", "--file", file, "--write"], '{"new_key_points": ["Name things well"]}');
+    expect(updated.status, updated.stderr).toBe(EXIT.ok);
+    const saved = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    expect(saved).toMatchObject({ version: "0.9", owner: "team-a", key_points: [{ name: "style-1", section: "STYLE" }, { name: "kpt_001", text: "Name things well" }] });
+  }, 60_000);
+
+  it("a file without key_points keeps its version and last_updated, with a warning", () => {
+    const file = path.join(dir, "no-points.json");
+    writeFileSync(file, '{"version": "1.0", "last_updated": "2026-01-15T10:00:00"}');
+    const result = charter(["load", "--file", file]);
+    expect(result.status).toBe(EXIT.ok);
+    expect(JSON.parse(result.stdout)).toEqual({ version: "1.0", last_updated: "2026-01-15T10:00:00", key_points: [] });
+    expect(result.stderr).toMatch(/has no key_points/);
   }, 60_000);
 });

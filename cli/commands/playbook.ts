@@ -1,12 +1,12 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { extractionResultSchema, formatPlaybook, loadPlaybook, savePlaybook, type PruneMode } from "@/lib/playbook";
+import { extractionResultSchema, formatPlaybook, loadPlaybook, savePlaybook, updatePlaybookData, type LoadResult, type PruneMode } from "@/lib/playbook";
 import { CliError } from "../errors";
 import { withDatabase } from "../runtime";
 import { readJsonInput } from "../stdin";
 
-async function readPlaybookFile(file: string) {
+async function readPlaybookFile(file: string): Promise<LoadResult> {
   let text: string | null = null;
   try {
     text = await readFile(file, "utf8");
@@ -15,7 +15,7 @@ async function readPlaybookFile(file: string) {
   }
   const loaded = loadPlaybook(text);
   for (const warning of loaded.warnings) console.error(`charter: ${file}: ${warning}`);
-  return loaded.playbook;
+  return loaded;
 }
 
 function parsePrune(value: string): PruneMode {
@@ -32,27 +32,30 @@ export function registerPlaybook(program: Command): void {
     .description("Print the playbook in canonical form, legacy entries migrated (a missing or corrupt file gives the empty playbook)")
     .requiredOption("--file <file>", "the playbook.json")
     .action(async (options: { file: string }) => {
-      console.log(JSON.stringify(await readPlaybookFile(path.resolve(options.file)), null, 2));
+      console.log(JSON.stringify((await readPlaybookFile(path.resolve(options.file))).playbook, null, 2));
     });
 
   playbook
     .command("update")
-    .description("Apply an ExtractionResult ({new_key_points, evaluations}) from stdin; prints the updated playbook")
+    .description("Apply an ExtractionResult ({new_key_points, evaluations}) from stdin; prints the updated playbook. Malformed items and duplicate texts are skipped with a warning on stderr")
     .requiredOption("--file <file>", "the playbook.json")
     .option("--prune <mode>", "auto removes entries meeting the prune rule; approval only lists them", parsePrune, "auto" as PruneMode)
     .option("--write", "save the result to the file (last_updated set now)")
     .action(async (options: { file: string; prune: PruneMode; write?: boolean }) => {
       const file = path.resolve(options.file);
       const extraction = await readJsonInput(extractionResultSchema, "extraction result");
-      const { updatePlaybookData } = await import("@/lib/playbook");
-      const result = updatePlaybookData(await readPlaybookFile(file), extraction, options.prune);
+      const loaded = await readPlaybookFile(file);
+      const result = updatePlaybookData(loaded.playbook, extraction, options.prune);
+      for (const warning of extraction.warnings) console.error(`charter: stdin: ${warning}`);
+      for (const warning of result.warnings.slice(extraction.warnings.length)) console.error(`charter: ${file}: ${warning}`);
       const updated = options.write ? savePlaybook(result.playbook, new Date()) : result.playbook;
       if (options.write) {
         const temp = `${file}.tmp-${process.pid}`;
         await writeFile(temp, `${JSON.stringify(updated, null, 2)}\n`);
         await rename(temp, file);
       }
-      console.log(JSON.stringify({ playbook: updated, added: result.added, pruned: result.pruned, ...(options.prune === "approval" ? { prune_candidates: result.candidates } : {}) }, null, 2));
+      const warnings = [...loaded.warnings, ...result.warnings];
+      console.log(JSON.stringify({ playbook: updated, added: result.added, pruned: result.pruned, ...(options.prune === "approval" ? { prune_candidates: result.candidates } : {}), warnings }, null, 2));
     });
 
   playbook
@@ -61,11 +64,13 @@ export function registerPlaybook(program: Command): void {
     .requiredOption("--file <file>", "the playbook.json")
     .action(async (options: { file: string }) => {
       const file = path.resolve(options.file);
-      const loaded = await readPlaybookFile(file);
+      const { playbook: loaded } = await readPlaybookFile(file);
       if (loaded.key_points.length === 0) throw new CliError(`${file} has no key points to import.`);
       await withDatabase(async () => {
         const { playbookStore } = await import("@/lib/db/playbook");
         const result = await playbookStore.importPlaybook(loaded, { id: null, label: "cli" });
+        if (result.unkept.length) console.error(`charter: ${file}: the database keeps name, text, helpful and harmful; ${result.unkept.join(", ")} not imported`);
+        for (const { from, to } of result.renamed) console.error(`charter: ${file}: ${from} names a different key point in the database: imported as ${to}`);
         console.log(`imported ${file}: ${result.created} new, ${result.updated} updated`);
       });
     });
@@ -92,6 +97,7 @@ export function registerPlaybook(program: Command): void {
         const { reflectSession } = await import("@/lib/services/reflect");
         const outcome = await reflectSession(sessionId, { id: null, label: "cli" });
         if (outcome.status === "failed") throw new CliError(`the reflector applied nothing: ${outcome.error}`);
+        for (const warning of outcome.warnings) console.error(`charter: reflector: ${warning}`);
         console.log(JSON.stringify(outcome, null, 2));
       });
     });
@@ -101,7 +107,7 @@ export function registerPlaybook(program: Command): void {
     .description("Print the key points as `[name] helpful=N harmful=N :: text`, one per line")
     .requiredOption("--file <file>", "the playbook.json")
     .action(async (options: { file: string }) => {
-      const text = formatPlaybook((await readPlaybookFile(path.resolve(options.file))).key_points);
+      const text = formatPlaybook((await readPlaybookFile(path.resolve(options.file))).playbook.key_points);
       if (text) console.log(text);
     });
 }

@@ -15,16 +15,20 @@ const EXAMPLE = `{
   "evaluations": [{ "name": "kpt_001", "rating": "helpful" }]
 }`;
 
-/** Parses the pasted JSON and checks it with the action's own schema; returns the input or the problems. */
-function readInput(json: string, sessionId: string): { input?: z.output<typeof applyExtractionSchema>; problems?: string[] } {
+/**
+ * Parses the pasted JSON and checks it with the action's own schema; returns the input
+ * as pasted (the server reads it again and reports the items it skips) or the problems.
+ */
+function readInput(json: string, sessionId: string): { input?: z.input<typeof applyExtractionSchema>; problems?: string[] } {
   let extraction: unknown;
   try {
     extraction = JSON.parse(json);
   } catch (error) {
     return { problems: [`Not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
   }
-  const parsed = applyExtractionSchema.safeParse({ extraction, sessionId: sessionId.trim() || undefined });
-  return parsed.success ? { input: parsed.data } : { problems: issueLines(parsed.error.issues) };
+  const input = { extraction: extraction as z.input<typeof applyExtractionSchema>["extraction"], sessionId: sessionId.trim() || undefined };
+  const parsed = applyExtractionSchema.safeParse(input);
+  return parsed.success ? { input } : { problems: issueLines(parsed.error.issues) };
 }
 
 /** Applies a reflector's ExtractionResult by hand: new points, ratings counted, then prune proposals. */
@@ -47,7 +51,7 @@ export function ApplyExtractionForm() {
         if (read.input) apply.mutate(read.input);
       }}
     >
-      <Field label="ExtractionResult JSON" hint="Ratings: helpful, harmful or neutral; unknown names are ignored.">
+      <Field label="ExtractionResult JSON" hint="Ratings: helpful, harmful or neutral. Malformed items, unknown names and texts already in the playbook are skipped, each with a warning.">
         <TextArea name="extraction" rows={7} className="font-mono text-xs" placeholder={EXAMPLE} value={json} onChange={(e) => setJson(e.target.value)} />
       </Field>
       {problems.length > 0 ? (
@@ -69,7 +73,7 @@ export function ApplyExtractionForm() {
   );
 }
 
-function ExtractionOutcome({ added, evaluated, proposed }: { added: string[]; evaluated: number; proposed: string[] }) {
+function ExtractionOutcome({ added, evaluated, proposed, warnings }: { added: string[]; evaluated: number; proposed: string[]; warnings: string[] }) {
   const names = (list: string[]) => (list.length > 0 ? <span className="font-mono">{list.join(", ")}</span> : "none");
   return (
     <div role="status" data-testid="extraction-result" className="space-y-1 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
@@ -88,6 +92,16 @@ function ExtractionOutcome({ added, evaluated, proposed }: { added: string[]; ev
           </>
         ) : null}
       </p>
+      {warnings.length > 0 ? (
+        <div data-testid="extraction-warnings" className="text-amber-800">
+          <p>Skipped {plural(warnings.length, "item")}:</p>
+          <ul className="list-disc pl-5 font-mono text-xs">
+            {warnings.map((w, i) => (
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </div>
   );
 }

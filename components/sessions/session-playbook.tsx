@@ -8,7 +8,7 @@ type Reflection = { status: string; result: unknown; error: string | null; creat
 
 /** The key points given to the agent in this session, and the reflector's last result for it. */
 export function SessionPlaybook(props: { sessionId: string; injected: PlaybookEntry[]; reflection: Reflection; canReflect: boolean; llmConfigured: boolean; noLlmMessage: string }) {
-  const result = props.reflection?.result as { extraction?: { new_key_points: string[]; evaluations: { name: string; rating: string }[] }; added?: string[]; proposed?: string[] } | null;
+  const result = props.reflection?.result as { extraction?: { new_key_points: string[]; evaluations: { name: string; rating: string }[] }; added?: string[]; proposed?: string[]; warnings?: string[] } | null;
   return (
     <Card title="Playbook">
       <div className="space-y-4 text-sm">
@@ -37,6 +37,16 @@ export function SessionPlaybook(props: { sessionId: string; injected: PlaybookEn
                     <li key={`new-${i}`}>new: {t}</li>
                   ))}
                 </ul>
+              ) : null}
+              {result?.warnings?.length ? (
+                <div data-testid="reflection-warnings" className="text-amber-800">
+                  <p>Skipped {result.warnings.length === 1 ? "1 item" : `${result.warnings.length} items`}:</p>
+                  <ul className="list-disc pl-5 font-mono text-xs">
+                    {result.warnings.map((w, i) => (
+                      <li key={i}>{w}</li>
+                    ))}
+                  </ul>
+                </div>
               ) : null}
               <Link className="text-indigo-600 hover:underline" href="/playbook">
                 Open the playbook

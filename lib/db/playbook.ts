@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { formatPlaybook, PLAYBOOK_VERSION, PRUNE_HARMFUL_FLOOR, trustRatio, type ExtractionResult, type Playbook, type PlaybookEntry } from "@/lib/playbook";
+import { formatKeypointName, formatPlaybook, highestKptNumber, PLAYBOOK_VERSION, PRUNE_HARMFUL_FLOOR, quoteText, trustRatio, type ExtractionResult, type Playbook, type PlaybookEntry } from "@/lib/playbook";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import type { Prisma } from "./generated/prisma/client";
 import { auditLog, type Actor } from "./audit";
@@ -11,9 +11,31 @@ const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 export type KeyPointStatus = "active" | "proposed" | "pruned";
 export type KeyPointRow = PlaybookEntry & { status: KeyPointStatus; trust: number | undefined; lastEvaluatedAt: Date | null; createdAt: Date; prunedAt: Date | null; source: string };
 
+/** Key point names come from the sequence key_point_name_seq: never reused, even after a prune, and safe under concurrent reflections. */
 async function nextName(tx: Tx): Promise<string> {
   const [row] = await tx.$queryRaw<{ n: bigint }[]>`SELECT nextval('key_point_name_seq') AS n`;
-  return `kpt_${String(row!.n).padStart(3, "0")}`;
+  return formatKeypointName(row!.n);
+}
+
+/** The fields of an entry the database keeps. */
+const ENTRY_FIELDS = new Set(["name", "text", "helpful", "harmful"]);
+/** The advisory lock namespace (first key) for adding a key point text. */
+const SAME_TEXT_LOCK = 4004;
+/** The largest `kpt_` number the sequence (a bigint) can move past. */
+const MAX_SEQUENCE = 10n ** 18n;
+
+/**
+ * Moves the name sequence past `atLeast` and past every stored `kpt_` number (as
+ * seed 004 numbers them: `kpt_12_x` is 12), never backwards; other names do not count.
+ */
+async function moveSequencePast(tx: Tx, atLeast: bigint): Promise<void> {
+  const floor = atLeast < MAX_SEQUENCE ? atLeast : 0n;
+  await tx.$executeRaw`
+    SELECT setval('key_point_name_seq', GREATEST(v, 1), v > 0) FROM (
+      SELECT GREATEST(
+        (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM key_point_name_seq),
+        (SELECT coalesce(max(substring(name from '^kpt_([0-9]{1,18})(?:_|$)')::bigint), 0) FROM key_point),
+        ${floor}::bigint) AS v) AS target`;
 }
 
 /**
@@ -81,21 +103,51 @@ export const playbookStore = {
 
   /**
    * Applies an ExtractionResult (seed 004's update, approval mode): new key points
-   * with zero counters, each helpful or harmful rating stored as an event and counted
-   * in SQL (neutral, unknown ratings and unknown names change nothing), then prune
-   * proposals. Nothing is removed here: people decide proposals.
+   * with zero counters, named from the sequence (a name is never given twice, even
+   * after a prune); a new text equal to a stored key point's (active, proposed or
+   * pruned) is skipped; each helpful or harmful rating is stored as an event and
+   * counted in SQL; neutral ones change nothing; unknown ratings, unknown or pruned
+   * names change nothing. Every skipped item is named in `warnings` (after the
+   * extraction's own). Then prune proposals: nothing is removed here.
    */
-  async applyExtraction(extraction: ExtractionResult, sessionId: string | null, actor: Actor): Promise<{ added: string[]; evaluated: number; proposed: string[] }> {
+  async applyExtraction(extraction: ExtractionResult, sessionId: string | null, actor: Actor): Promise<{ added: string[]; evaluated: number; proposed: string[]; warnings: string[] }> {
     return db().$transaction(async (tx) => {
+      const warnings = [...(extraction.warnings ?? [])];
+      const texts = [...new Set(extraction.new_key_points.map((t) => t.trim()).filter((t) => t !== ""))];
+      // Two reflections adding one text at once: the second waits, then sees the first's row.
+      for (const text of [...texts].sort()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SAME_TEXT_LOCK}::int, hashtext(${text}))`;
+      const stored = texts.length
+        ? await tx.$queryRaw<{ name: string; text: string; status: string }[]>`
+            SELECT name, text, status FROM key_point WHERE regexp_replace(text, '^[[:space:]]+|[[:space:]]+$', '', 'g') = ANY(${texts}::text[]) ORDER BY name`
+        : [];
+      const byText = new Map<string, { name: string; status: string }>();
+      for (const row of stored) if (!byText.has(row.text.trim())) byText.set(row.text.trim(), row);
       const added: string[] = [];
-      for (const text of extraction.new_key_points) {
+      for (const given of extraction.new_key_points) {
+        const text = given.trim();
+        if (text === "") {
+          warnings.push("an empty new key point was skipped");
+          continue;
+        }
+        const same = byText.get(text);
+        if (same) {
+          warnings.push(`the new key point ${quoteText(text)} has the same text as ${same.name}${same.status === "pruned" ? " (pruned: undo the prune to use it again)" : ""}: skipped`);
+          continue;
+        }
         const name = await nextName(tx);
         await tx.keyPoint.create({ data: { name, text, source: "reflector", createdInSession: sessionId } });
+        byText.set(text, { name, status: "active" });
         added.push(name);
       }
+      const rated = [...new Set(extraction.evaluations.map((e) => e.name))];
+      const status = new Map((await tx.keyPoint.findMany({ where: { name: { in: rated } }, select: { name: true, status: true } })).map((r) => [r.name, r.status]));
       let evaluated = 0;
       for (const { name, rating } of extraction.evaluations) {
-        if (rating !== "helpful" && rating !== "harmful") continue;
+        const current = status.get(name);
+        if (current === undefined) warnings.push(`a rating of ${name}, which is not in the playbook, was ignored`);
+        else if (current === "pruned") warnings.push(`a rating of ${name}, which is pruned, was ignored`);
+        else if (rating !== "helpful" && rating !== "harmful" && rating !== "neutral") warnings.push(`the rating ${JSON.stringify(rating)} of ${name} is not helpful, harmful or neutral: no change`);
+        if (current === undefined || current === "pruned" || (rating !== "helpful" && rating !== "harmful")) continue;
         const column = rating === "helpful" ? { helpful: { increment: 1 } } : { harmful: { increment: 1 } };
         const updated = await tx.keyPoint.updateMany({ where: { name, status: { not: "pruned" } }, data: column });
         if (updated.count === 0) continue;
@@ -103,8 +155,8 @@ export const playbookStore = {
         evaluated++;
       }
       const proposed = await proposePrunes(tx);
-      await auditLog.append(tx, { actor, action: "playbook.apply_extraction", objectType: "session", objectId: sessionId ?? "(none)", after: { added, evaluated, proposed } });
-      return { added, evaluated, proposed };
+      await auditLog.append(tx, { actor, action: "playbook.apply_extraction", objectType: "session", objectId: sessionId ?? "(none)", after: { added, evaluated, proposed, ...(warnings.length ? { warnings } : {}) } });
+      return { added, evaluated, proposed, warnings };
     }, TX_OPTIONS);
   },
 
@@ -146,14 +198,17 @@ export const playbookStore = {
    * Imports a canonical playbook. An entry whose name is free, or names an entry with
    * the same text, is created or has its counters replaced; one whose name belongs to
    * a different key point gets a new name, so an import never overwrites another
-   * point. The name sequence moves past the imported names.
+   * point. Names that are not `kpt_NNN` are kept. The name sequence moves past the
+   * imported `kpt_` numbers, never back. Other fields of an entry have no column:
+   * they are listed in `unkept`.
    */
-  async importPlaybook(playbook: Playbook, actor: Actor): Promise<{ created: number; updated: number; renamed: { from: string; to: string }[] }> {
+  async importPlaybook(playbook: Playbook, actor: Actor): Promise<{ created: number; updated: number; renamed: { from: string; to: string }[]; unkept: string[] }> {
     return db().$transaction(async (tx) => {
+      const unkept = new Set<string>();
       let created = 0;
       let updated = 0;
       const renamed: { from: string; to: string }[] = [];
-      await tx.$executeRaw`SELECT setval('key_point_name_seq', GREATEST((SELECT coalesce(max(substring(name from 5)::int), 0) FROM key_point), ${Math.max(0, ...playbook.key_points.map((k) => Number(k.name.slice(4))))}, 1))`;
+      await moveSequencePast(tx, highestKptNumber(playbook.key_points.map((k) => k.name)));
       for (const k of playbook.key_points) {
         const existing = await tx.keyPoint.findUnique({ where: { name: k.name } });
         if (existing && existing.text === k.text) {
@@ -167,13 +222,14 @@ export const playbookStore = {
           renamed.push({ from: k.name, to: name });
           created++;
         } else {
-          await tx.keyPoint.create({ data: { ...k, source: "import" } });
+          await tx.keyPoint.create({ data: { name: k.name, text: k.text, helpful: k.helpful, harmful: k.harmful, source: "import" } });
           created++;
         }
+        for (const field of Object.keys(k)) if (!ENTRY_FIELDS.has(field)) unkept.add(field);
       }
       const proposed = await proposePrunes(tx);
       await auditLog.append(tx, { actor, action: "playbook.import", objectType: "playbook", objectId: "playbook", after: { created, updated, renamed, proposed } });
-      return { created, updated, renamed };
+      return { created, updated, renamed, unkept: [...unkept] };
     });
   },
 

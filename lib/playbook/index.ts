@@ -1,4 +1,7 @@
 export * from "./schema";
+export * from "./names";
+export * from "./extraction";
+export * from "./load";
 export * from "./playbook";
 export * from "./seed";
 export * from "./reflector-prompt";

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatPlaybook, generateKeypointName, loadPlaybook, PRUNE_HARMFUL_FLOOR, savePlaybook, shouldPrune, trustRatio, updatePlaybookData } from "./playbook";
-import { emptyPlaybook, extractionResultSchema, playbookSchema, type Playbook } from "./schema";
+import { extractionResultSchema } from "./extraction";
+import { loadPlaybook } from "./load";
+import { generateKeypointName } from "./names";
+import { formatPlaybook, PRUNE_HARMFUL_FLOOR, savePlaybook, shouldPrune, trustRatio, updatePlaybookData } from "./playbook";
+import { emptyPlaybook, playbookSchema, type Playbook } from "./schema";
 import { SEED_EMPTY_PLAYBOOK, SEED_FORMAT_EXAMPLE, SEED_MIGRATION_TABLE, SEED_MIXED_INPUT, SEED_MIXED_OUTPUT, SEED_PRUNE_TABLE } from "./seed";
 
 describe("seed 004: migration", () => {
@@ -19,8 +22,8 @@ describe("seed 004: migration", () => {
   it.each([
     ["a missing file", null, /no playbook file/],
     ["corrupt JSON", "{not json", /not valid JSON/],
-    ["no key_points", '{"version": "1.0"}', /no key_points list/],
-    ["a list at the top", "[1, 2]", /no key_points list/],
+    ["a list at the top", "[1, 2]", /is a list, not a JSON object/],
+    ["a number at the top", "7", /is a number, not a JSON object/],
   ])("gives the empty playbook and a warning for %s", (_label, text, warning) => {
     const { playbook, warnings } = loadPlaybook(text);
     expect(playbook).toEqual(SEED_EMPTY_PLAYBOOK);
@@ -98,13 +101,15 @@ describe("format, trust and save", () => {
     const saved = savePlaybook(emptyPlaybook(), new Date("2026-02-18T14:30:00Z"));
     expect(saved.last_updated).toBe("2026-02-18T14:30:00.000Z");
   });
-  it("names a point with the lowest kpt_NNN not yet seen", () => {
+  it("names a point with the highest kpt_NNN seen plus one, never a lower free number", () => {
     expect(generateKeypointName(new Set())).toBe("kpt_001");
-    expect(generateKeypointName(new Set(["kpt_001", "kpt_003"]))).toBe("kpt_002");
+    expect(generateKeypointName(new Set(["kpt_001", "kpt_003"]))).toBe("kpt_004");
     expect(generateKeypointName(new Set(["kpt_001", "kpt_002"]))).toBe("kpt_003");
+    expect(generateKeypointName(new Set(["style-9", "kpt_007"]))).toBe("kpt_008");
   });
-  it("the schema refuses empty text, negative counters, bad and repeated names", () => {
-    const bad = { version: "1.0", last_updated: null, key_points: [{ name: "k1", text: "", helpful: -1, harmful: 0 }, { name: "kpt_001", text: "a", helpful: 0, harmful: 0 }, { name: "kpt_001", text: "b", helpful: 0, harmful: 0 }] };
+  it("the schema refuses empty names and text, negative counters and repeated names; keeps other names and fields", () => {
+    expect(playbookSchema.safeParse({ version: "1.0", last_updated: null, key_points: [{ name: "style-1", text: "a", helpful: 0, harmful: 0, section: "x" }] }).success).toBe(true);
+    const bad = { version: "1.0", last_updated: null, key_points: [{ name: "", text: "", helpful: -1, harmful: 0 }, { name: "kpt_001", text: "a", helpful: 0, harmful: 0 }, { name: "kpt_001", text: "b", helpful: 0, harmful: 0 }] };
     const result = playbookSchema.safeParse(bad);
     expect(result.success).toBe(false);
     expect(result.error!.issues.map((i) => i.path.join("."))).toEqual(["key_points.0.name", "key_points.0.text", "key_points.0.helpful", "key_points.2.name"]);

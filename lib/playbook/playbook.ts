@@ -1,4 +1,5 @@
-import { emptyPlaybook, PLAYBOOK_VERSION, type ExtractionResult, type Playbook, type PlaybookEntry } from "./schema";
+import { formatKeypointName, highestKptNumber } from "./names";
+import type { ExtractionResult, Playbook, PlaybookEntry } from "./schema";
 
 /** Seed 004's pruning floor: a key point needs at least this many harmful ratings to be pruned (INV-SCORE-003). */
 export const PRUNE_HARMFUL_FLOOR = 3;
@@ -8,109 +9,81 @@ export function shouldPrune(entry: Pick<PlaybookEntry, "helpful" | "harmful">): 
   return entry.harmful >= PRUNE_HARMFUL_FLOOR && entry.harmful > entry.helpful;
 }
 
-/** The lowest free `kpt_NNN` name given the names already seen (seed 004's generate_keypoint_name). */
-export function generateKeypointName(seen: ReadonlySet<string>): string {
-  for (let n = 1; ; n++) {
-    const name = `kpt_${String(n).padStart(3, "0")}`;
-    if (!seen.has(name)) return name;
-  }
-}
-
-export type LoadResult = { playbook: Playbook; warnings: string[] };
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? Math.max(0, Math.trunc(v)) : 0);
-
 /**
- * Seed 004's load_playbook on a file's text (null when there is no file): the three
- * legacy formats (bare string, dict without counters, dict with `score`) become
- * canonical entries (`helpful = max(score, 0)`, `harmful = max(-score, 0)`, `score`
- * dropped); canonical entries pass through unchanged; missing names are generated.
- * A missing or corrupt file gives the empty playbook and a warning, never a crash.
+ * A top-level field Charter adds to a file when a prune removes its highest `kpt_`
+ * name: the highest number ever given, so that name is not given again (the ACE fork
+ * keeps unknown top-level fields, and ignores this one).
  */
-export function loadPlaybook(text: string | null): LoadResult {
-  if (text === null) return { playbook: emptyPlaybook(), warnings: ["no playbook file: starting with an empty playbook"] };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { playbook: emptyPlaybook(), warnings: [`the playbook is not valid JSON (${error instanceof Error ? error.message : String(error)}): starting with an empty playbook`] };
-  }
-  if (!isRecord(raw) || !Array.isArray(raw.key_points)) return { playbook: emptyPlaybook(), warnings: ["the playbook has no key_points list: starting with an empty playbook"] };
+export const HIGH_WATER_FIELD = "kpt_high_water";
 
-  const warnings: string[] = [];
-  const items = raw.key_points as unknown[];
-  // Names given in the file are kept; generated names avoid every one of them.
-  const seen = new Set<string>();
-  const explicit = new Set(items.flatMap((i) => (isRecord(i) && typeof i.name === "string" && /^kpt_\d{3,}$/.test(i.name) ? [i.name] : [])));
-  const key_points: PlaybookEntry[] = [];
-  items.forEach((item, index) => {
-    const text = typeof item === "string" ? item : isRecord(item) && typeof item.text === "string" ? item.text : null;
-    if (text === null || text.trim() === "") {
-      warnings.push(`key_points[${index}] has no text: skipped`);
-      return;
-    }
-    let name = isRecord(item) && typeof item.name === "string" && /^kpt_\d{3,}$/.test(item.name) ? item.name : null;
-    if (name && seen.has(name)) {
-      warnings.push(`key_points[${index}] repeats the name ${name}: given a new one`);
-      name = null;
-    }
-    if (isRecord(item) && typeof item.name === "string" && !name && !seen.has(item.name)) warnings.push(`key_points[${index}] has the name "${item.name}", not kpt_NNN: given a new one`);
-    name ??= generateKeypointName(new Set([...seen, ...explicit]));
-    seen.add(name);
-    if (typeof item === "string") {
-      key_points.push({ name, text, helpful: 0, harmful: 0 });
-    } else if (isRecord(item) && ("helpful" in item || "harmful" in item)) {
-      key_points.push({ name, text, helpful: count(item.helpful), harmful: count(item.harmful) });
-    } else if (isRecord(item) && "score" in item) {
-      const value = Number(item.score);
-      const score = Number.isFinite(value) ? Math.trunc(value) : 0;
-      key_points.push({ name, text, helpful: Math.max(score, 0), harmful: Math.max(-score, 0) });
-    } else {
-      key_points.push({ name, text, helpful: 0, harmful: 0 });
-    }
-  });
-  return {
-    playbook: { version: typeof raw.version === "string" ? raw.version : PLAYBOOK_VERSION, last_updated: typeof raw.last_updated === "string" ? raw.last_updated : null, key_points },
-    warnings,
-  };
+function highWater(playbook: Playbook): bigint {
+  const value = playbook[HIGH_WATER_FIELD];
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? BigInt(value) : 0n;
 }
 
 export type PruneMode = "auto" | "approval";
-export type UpdateResult = { playbook: Playbook; added: string[]; pruned: PlaybookEntry[]; candidates: PlaybookEntry[] };
+export type UpdateResult = { playbook: Playbook; added: string[]; pruned: PlaybookEntry[]; candidates: PlaybookEntry[]; warnings: string[] };
+
+/** A text cut for a warning. */
+export function quoteText(text: string, max = 60): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+}
 
 /**
- * Seed 004's update_playbook_data: adds new key points with zero counters, applies
- * evaluations (helpful and harmful increment; neutral, unknown ratings and unknown
- * names change nothing), then prunes by `shouldPrune`. New points are never pruned
- * in the same call (they start at harmful 0). In `approval` mode nothing is removed:
- * entries meeting the rule are returned as candidates for a person to decide.
+ * Seed 004's update_playbook_data as the ACE fork does it: new key points with zero
+ * counters, named highest `kpt_` number + 1 (never a lower free number; Charter also
+ * remembers a pruned highest name in `kpt_high_water`, so it is never given again); a new text
+ * equal to an existing one (or one added earlier in the call) is skipped; helpful and
+ * harmful ratings increment, neutral ones, unknown ratings and unknown names change
+ * nothing; then the prune rule. New points are never pruned in the same call (they
+ * start at harmful 0). In `approval` mode nothing is removed: entries meeting the rule
+ * are returned as candidates. Every skipped item is named in `warnings` (after the
+ * extraction's own). Other fields of entries and of the playbook are kept.
  */
 export function updatePlaybookData(playbook: Playbook, extraction: ExtractionResult, mode: PruneMode = "auto"): UpdateResult {
+  const warnings = [...(extraction.warnings ?? [])];
   const key_points = playbook.key_points.map((k) => ({ ...k }));
-  const seen = new Set(key_points.map((k) => k.name));
+  const names = new Set(key_points.map((k) => k.name));
+  const texts = new Map(key_points.map((k) => [k.text.trim(), k.name]));
   const added: string[] = [];
-  for (const text of extraction.new_key_points) {
-    const name = generateKeypointName(seen);
-    seen.add(name);
+  let highest = highestKptNumber(names);
+  if (highWater(playbook) > highest) highest = highWater(playbook);
+  for (const given of extraction.new_key_points) {
+    const text = given.trim();
+    if (text === "") {
+      warnings.push("an empty new key point was skipped");
+      continue;
+    }
+    const same = texts.get(text);
+    if (same !== undefined) {
+      warnings.push(`the new key point ${quoteText(text)} has the same text as ${same}: skipped`);
+      continue;
+    }
+    highest++;
+    const name = formatKeypointName(highest);
+    names.add(name);
+    texts.set(text, name);
     key_points.push({ name, text, helpful: 0, harmful: 0 });
     added.push(name);
   }
   const byName = new Map(key_points.map((k) => [k.name, k]));
   for (const { name, rating } of extraction.evaluations) {
     const entry = byName.get(name);
-    if (!entry) continue;
-    if (rating === "helpful") entry.helpful++;
+    if (!entry) warnings.push(`a rating of ${name}, which is not in the playbook, was ignored`);
+    else if (rating === "helpful") entry.helpful++;
     else if (rating === "harmful") entry.harmful++;
+    else if (rating !== "neutral") warnings.push(`the rating ${JSON.stringify(rating)} of ${name} is not helpful, harmful or neutral: no change`);
   }
   const meets = key_points.filter((k) => shouldPrune(k));
-  if (mode === "approval") return { playbook: { ...playbook, key_points }, added, pruned: [], candidates: meets };
+  if (mode === "approval") return { playbook: { ...playbook, key_points }, added, pruned: [], candidates: meets, warnings };
   const prunedNames = new Set(meets.map((k) => k.name));
-  return { playbook: { ...playbook, key_points: key_points.filter((k) => !prunedNames.has(k.name)) }, added, pruned: meets, candidates: [] };
+  const kept = key_points.filter((k) => !prunedNames.has(k.name));
+  const mark = highestKptNumber(kept.map((k) => k.name)) < highest ? { [HIGH_WATER_FIELD]: Number(highest) } : {};
+  return { playbook: { ...playbook, ...mark, key_points: kept }, added, pruned: meets, candidates: [], warnings };
 }
 
 /** Seed 004's formatted output: `[name] helpful=N harmful=N :: text`, one per line. */
-export function formatPlaybook(entries: readonly PlaybookEntry[]): string {
+export function formatPlaybook(entries: readonly Pick<PlaybookEntry, "name" | "text" | "helpful" | "harmful">[]): string {
   return entries.map((k) => `[${k.name}] helpful=${k.helpful} harmful=${k.harmful} :: ${k.text}`).join("\n");
 }
 
@@ -120,7 +93,7 @@ export function trustRatio(entry: Pick<PlaybookEntry, "helpful" | "harmful">): n
   return total === 0 ? undefined : entry.helpful / total;
 }
 
-/** The playbook as save_playbook writes it: `last_updated` set to `now` in ISO 8601. */
+/** The playbook as save_playbook writes it: `last_updated` set to `now` in ISO 8601 (UTC); every other field kept. */
 export function savePlaybook(playbook: Playbook, now: Date): Playbook {
   return { ...playbook, last_updated: now.toISOString() };
 }

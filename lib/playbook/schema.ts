@@ -5,11 +5,16 @@ import { z } from "zod";
  * and Evaluation.
  */
 export const PLAYBOOK_VERSION = "1.0";
+/** The names Charter gives (`kpt_001`, ...). Files may hold other names: they are kept as they are. */
 export const KEYPOINT_NAME = /^kpt_\d{3,}$/;
 export const RATINGS = ["helpful", "harmful", "neutral"] as const;
 
-export const playbookEntrySchema = z.strictObject({
-  name: z.string().regex(KEYPOINT_NAME, "must look like kpt_001"),
+/**
+ * A key point as a file holds it: the seed's four fields, and any other field the
+ * file gave it (the ACE fork keeps them, e.g. `section`). Names need not be `kpt_NNN`.
+ */
+export const playbookEntrySchema = z.looseObject({
+  name: z.string().min(1, "must not be empty"),
   text: z.string().trim().min(1, "must not be empty"),
   helpful: z.number().int().min(0, "must be 0 or more (INV-SCORE-001)"),
   harmful: z.number().int().min(0, "must be 0 or more (INV-SCORE-002)"),
@@ -17,7 +22,7 @@ export const playbookEntrySchema = z.strictObject({
 export type PlaybookEntry = z.infer<typeof playbookEntrySchema>;
 
 export const playbookSchema = z
-  .strictObject({
+  .looseObject({
     version: z.string().min(1),
     last_updated: z.string().nullable(),
     key_points: z.array(playbookEntrySchema),
@@ -29,17 +34,16 @@ export const playbookSchema = z
       seen.add(k.name);
     });
   });
+/** A playbook file: the seed's three fields and any other top-level field the file had (kept on save). */
 export type Playbook = z.infer<typeof playbookSchema>;
 
-export const evaluationSchema = z.object({ name: z.string(), rating: z.string() });
-export type Evaluation = z.infer<typeof evaluationSchema>;
+export type Evaluation = { name: string; rating: string };
 
-/** The reflector's output (seed 004's ExtractionResult). Unknown ratings are kept and ignored when applied. */
-export const extractionResultSchema = z.object({
-  new_key_points: z.array(z.string().trim().min(1, "must not be empty")).default([]),
-  evaluations: z.array(evaluationSchema).default([]),
-});
-export type ExtractionResult = z.output<typeof extractionResultSchema>;
+/**
+ * The reflector's output (seed 004's ExtractionResult) as Charter applies it: new
+ * texts and ratings, and the warnings from reading it (malformed items skipped).
+ */
+export type ExtractionResult = { new_key_points: string[]; evaluations: Evaluation[]; warnings?: readonly string[] };
 
 /** The empty playbook (seed 004): returned when the file is missing or corrupt. */
 export function emptyPlaybook(): Playbook {

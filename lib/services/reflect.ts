@@ -14,7 +14,8 @@ import { callLog } from "./constitution";
 
 export const NO_LLM_MESSAGE = "The reflector needs an OpenAI-compatible endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY if it needs one), then restart Charter.";
 
-export type ReflectionOutcome = { status: "applied"; extraction: ExtractionResult; added: string[]; evaluated: number; proposed: string[] } | { status: "failed"; error: string };
+/** A reflection applied what the reply held; `warnings` names each item it skipped (malformed, a duplicate text, an unknown name). */
+export type ReflectionOutcome = { status: "applied"; extraction: ExtractionResult; added: string[]; evaluated: number; proposed: string[]; warnings: string[] } | { status: "failed"; error: string };
 
 function defaultLlm(): LlmPort {
   const settings = llmSettings();
@@ -24,8 +25,9 @@ function defaultLlm(): LlmPort {
 
 /**
  * Runs the reflector on a session: one LLM call returns an ExtractionResult (JSON
- * object, validated by the schema; prose-wrapped JSON is recovered), which is
- * applied to the playbook. Anything else is logged and recorded, and applies nothing.
+ * object; prose-wrapped JSON is recovered), which is applied to the playbook item by
+ * item: malformed items are skipped and recorded as warnings, the rest applied. A
+ * reply that is not an object is logged and recorded, and applies nothing.
  */
 export async function reflectSession(sessionId: string, actor: Actor, llm: LlmPort = defaultLlm()): Promise<ReflectionOutcome> {
   const session = await db().agentSession.findUnique({ where: { id: sessionId } });
@@ -42,7 +44,13 @@ export async function reflectSession(sessionId: string, actor: Actor, llm: LlmPo
   });
   const record = (outcome: ReflectionOutcome) =>
     db().reflection.create({
-      data: { id: randomUUID(), sessionId, status: outcome.status, result: outcome.status === "applied" ? { extraction: outcome.extraction, added: outcome.added, evaluated: outcome.evaluated, proposed: outcome.proposed } : undefined, error: outcome.status === "failed" ? outcome.error : null },
+      data: {
+        id: randomUUID(),
+        sessionId,
+        status: outcome.status,
+        result: outcome.status === "applied" ? { extraction: outcome.extraction, added: outcome.added, evaluated: outcome.evaluated, proposed: outcome.proposed, warnings: outcome.warnings } : undefined,
+        error: outcome.status === "failed" ? outcome.error : null,
+      },
     });
   let outcome: ReflectionOutcome;
   try {
@@ -53,12 +61,13 @@ export async function reflectSession(sessionId: string, actor: Actor, llm: LlmPo
       outcome = { status: "failed", error: `the reply is not an ExtractionResult: ${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")}` };
     } else {
       const applied = await playbookStore.applyExtraction(parsed.value, sessionId, actor);
-      outcome = { status: "applied", extraction: parsed.value, ...applied };
+      outcome = { status: "applied", extraction: { new_key_points: parsed.value.new_key_points, evaluations: parsed.value.evaluations }, ...applied };
     }
   } catch (error) {
     outcome = { status: "failed", error: error instanceof LlmTimeoutError ? `timeout: ${error.message}` : error instanceof Error ? error.message : String(error) };
   }
   if (outcome.status === "failed") log.warn(`reflector on session ${sessionId} applied nothing: ${outcome.error}`);
+  else if (outcome.warnings.length) log.warn(`reflector on session ${sessionId} skipped ${outcome.warnings.length} item(s): ${outcome.warnings.join("; ")}`);
   await record(outcome);
   return outcome;
 }
