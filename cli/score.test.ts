@@ -16,7 +16,7 @@ describe("charter score --json", () => {
     const example = SEED_REWARD_EXAMPLES.find((e) => e.name.startsWith("example 3"))!;
     const { code, body } = score({ action: "send_message", turn_result: example.turn, has_mutations: example.hasMutations });
     expect(code).toBe(EXIT.ok);
-    expect(Object.keys(body!)).toEqual(["scores", "weighted_total", "max_total", "normalized_total", "reasoning"]);
+    expect(Object.keys(body!)).toEqual(["scores", "weighted_total", "max_total", "normalized_total", "reasoning", "ignored_fields", "warnings"]);
     expect(Object.keys(body!.scores as object)).toEqual([...PRINCIPLES]);
     expect(body!.scores).toMatchObject({ composable: example.expect.composable, ethical: example.expect.ethical });
     expect(body!.max_total).toBe(8.7);

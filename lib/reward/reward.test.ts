@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composableScore, constitutionalReward, ethicalScore, generativeScore, joyScore, PrincipleScore, ScoreDictError } from "./reward";
+import { composableScore, constitutionalReward, ethicalScore, generativeScore, joyScore, PrincipleScore, readScoreDict, ScoreDictError } from "./reward";
 import { DEFAULT_WEIGHTS, PRINCIPLES } from "./schema";
 import { GENERATIVE_TABLE, SEED_COMPOSABLE_TABLE, SEED_DICT_EXAMPLES, SEED_ETHICAL_TABLE, SEED_JOY_TABLE, SEED_REWARD_EXAMPLES, SEED_WEIGHT_EXAMPLES } from "./seed";
 
@@ -63,9 +63,13 @@ describe("serialization", () => {
     expect(partial.ethical).toBe(SEED_DICT_EXAMPLES.partial.ethical);
     expect(partial.composable).toBe(SEED_DICT_EXAMPLES.partial.composable);
   });
+  it("ignores unknown keys, as kgents' from_dict does, and names them", () => {
+    expect(PrincipleScore.fromDict({ ethics: 0.5, ethical: 0.8 }).toDict()).toEqual({ tasteful: 1, curated: 1, ethical: 0.8, joy_inducing: 1, composable: 1, heterarchical: 1, generative: 1 });
+    expect(readScoreDict({ ethics: 0.5, ethical: 0.8 }).ignored_keys).toEqual(["ethics"]);
+  });
   it.each([
-    [{ ethics: 0.5 }, /ethics: is not one of/],
     [{ ethical: 1.5 }, /ethical: must be between 0 and 1/],
+    [{ ethical: null }, /ethical: must be a number/],
     [{ ethical: -0.1 }, /ethical: must be between 0 and 1/],
     [{ ethical: "high" }, /ethical: must be a number/],
     [[0.5], /expected object/],

@@ -1,4 +1,5 @@
-import { DEFAULT_WEIGHTS, PRINCIPLES, scoreDictSchema, turnResultSchema, type Principle, type ScoreDict, type TurnResultInput, type Weights } from "./schema";
+import { readTurnResult } from "./read";
+import { DEFAULT_WEIGHTS, PRINCIPLES, scoreDictSchema, type Principle, type ScoreDict, type TurnResultInput, type Weights } from "./schema";
 
 /** Scores and totals are rounded to this many decimals at the boundary, so 0.5 + 2/20 x 0.5 is exactly 0.55. */
 export const DECIMALS = 4;
@@ -32,13 +33,13 @@ export function joyScore(response: string): number {
 }
 
 /** GENERATIVE (Charter's rule, which seed 000 left for later): 1.0 below 0.9 utilization or when unknown; linear to 0.5 at 1.0. */
-export function generativeScore(contextUtilization: number | undefined): number {
-  if (contextUtilization === undefined || contextUtilization < GENERATIVE_RULE.threshold) return 1;
+export function generativeScore(contextUtilization: number | null | undefined): number {
+  if (contextUtilization === undefined || contextUtilization === null || contextUtilization < GENERATIVE_RULE.threshold) return 1;
   const over = (contextUtilization - GENERATIVE_RULE.threshold) / (1 - GENERATIVE_RULE.threshold);
   return round(1 - over * (1 - GENERATIVE_RULE.atFull));
 }
 
-/** Thrown for a score dict with unknown keys or values outside 0..1. */
+/** Thrown for a score dict that is not an object or holds a value that is not a number in 0..1. */
 export class ScoreDictError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid principle scores: ${problems.join("; ")}`);
@@ -88,15 +89,9 @@ export class PrincipleScore {
     return { ...this.scores };
   }
 
-  /** From a dict: missing keys are 1.0; unknown keys or values outside 0..1 throw ScoreDictError naming them. */
+  /** From a dict (kgents' from_dict): missing keys are 1.0, unknown keys are ignored; a value that is not a number in 0..1 throws ScoreDictError naming it. */
   static fromDict(data: unknown): PrincipleScore {
-    const parsed = scoreDictSchema.safeParse(data);
-    if (!parsed.success) {
-      throw new ScoreDictError(
-        parsed.error.issues.flatMap((i) => (i.code === "unrecognized_keys" ? i.keys.map((k) => `${k}: is not one of ${PRINCIPLES.join(", ")}`) : [`${i.path.join(".") || "(scores)"}: ${i.message}`])),
-      );
-    }
-    return new PrincipleScore(parsed.data as Partial<ScoreDict>);
+    return readScoreDict(data).score;
   }
 
   /** The same scores with some replaced (reviewer overrides). */
@@ -105,33 +100,58 @@ export class PrincipleScore {
   }
 }
 
-/** A turn's score with the reasoning that explains it (seed 000's ChatMark reasoning). */
-export type RewardResult = { score: PrincipleScore; reasoning: string; reasons: Partial<Record<Principle, string>> };
+/**
+ * Reads a score dict as kgents' from_dict does (missing keys 1.0, unknown keys
+ * ignored) and names the keys it ignored, so that a misspelt principle can be shown.
+ */
+export function readScoreDict(data: unknown): { score: PrincipleScore; ignored_keys: string[] } {
+  const parsed = scoreDictSchema.safeParse(data);
+  if (!parsed.success) throw new ScoreDictError(parsed.error.issues.map((i) => `${i.path.join(".") || "(scores)"}: ${i.message}`));
+  const known: readonly string[] = PRINCIPLES;
+  return { score: new PrincipleScore(parsed.data as Partial<ScoreDict>), ignored_keys: Object.keys(data as object).filter((k) => !known.includes(k)) };
+}
+
+/**
+ * A turn's score with the reasoning that explains it (seed 000's ChatMark reasoning),
+ * the turn's fields the score did not read, and warnings about what looked wrong.
+ */
+export type RewardResult = { score: PrincipleScore; reasoning: string; reasons: Partial<Record<Principle, string>>; ignored_fields: string[]; warnings: string[] };
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * Scores a turn against the seven principles with seed 000's rules exactly, plus
- * Charter's GENERATIVE rule. `overrides` (0..1) replace a principle's score, e.g.
- * for TASTEFUL, CURATED, HETERARCHICAL, which default to 1.0.
+ * Charter's GENERATIVE rule. The turn is read by `readTurnResult`: no turn (missing
+ * or null) scores every principle 1.0, has_mutations included, as kgents'
+ * `_apply_chat_rules` returns early. `overrides` (0..1) replace a principle's score,
+ * e.g. for TASTEFUL, CURATED, HETERARCHICAL, which default to 1.0.
  */
-export function constitutionalReward(action: string, turnResult: TurnResultInput, hasMutations = false, overrides: Partial<ScoreDict> = {}): RewardResult {
-  const turn = turnResultSchema.parse(turnResult);
+export function constitutionalReward(action: string, turnResult?: TurnResultInput | null, hasMutations = false, overrides: Partial<ScoreDict> = {}): RewardResult {
+  const { turn, ignored_fields, warnings } = readTurnResult(turnResult);
   const reasons: Partial<Record<Principle, string>> = {};
-  const ethical = ethicalScore(hasMutations, turn.tools_passed);
-  if (ethical < 1) {
-    reasons.ethical = turn.tools_passed ? `ethical ${ethical}: files were changed; acknowledged (tools passed)` : `ethical ${ethical}: files were changed but the failed tools were not acknowledged`;
+  const scores: Partial<ScoreDict> = {};
+  if (turn) {
+    scores.ethical = ethicalScore(hasMutations, turn.tools_passed);
+    if (scores.ethical < 1) {
+      reasons.ethical = turn.tools_passed ? `ethical ${scores.ethical}: files were changed; acknowledged (tools passed)` : `ethical ${scores.ethical}: files were changed but the failed tools were not acknowledged`;
+    }
+    const tools = turn.tools.length;
+    scores.composable = composableScore(tools);
+    if (scores.composable < 1) reasons.composable = `composable ${scores.composable}: ${plural(tools, "tool")} used, ${tools - COMPOSABLE_RULE.freeTools} over the ${COMPOSABLE_RULE.freeTools} that compose cleanly`;
+    const length = [...turn.response].length;
+    scores.joy_inducing = joyScore(turn.response);
+    if (scores.joy_inducing < 1) reasons.joy_inducing = length === 0 ? `joy_inducing ${scores.joy_inducing}: the response is empty` : `joy_inducing ${scores.joy_inducing}: the response is ${plural(length, "character")}, under ${JOY_RULE.goodLength}`;
+    scores.generative = generativeScore(turn.context_utilization);
+    if (scores.generative < 1) reasons.generative = `generative ${scores.generative}: context ${Math.round((turn.context_utilization ?? 0) * 100)}% used, at or over ${GENERATIVE_RULE.threshold * 100}%`;
+  } else if (hasMutations) {
+    warnings.push("has_mutations is true but there is no turn_result: ethical stays 1.0, as kgents scores a turn without a result");
   }
-  const composable = composableScore(turn.tools.length);
-  if (composable < 1) reasons.composable = `composable ${composable}: ${turn.tools.length} tools used, ${turn.tools.length - COMPOSABLE_RULE.freeTools} over the ${COMPOSABLE_RULE.freeTools} that compose cleanly`;
-  const joy = joyScore(turn.response);
-  if (joy < 1) reasons.joy_inducing = turn.response.length === 0 ? `joy_inducing ${joy}: the response is empty` : `joy_inducing ${joy}: the response is ${[...turn.response].length} characters, under ${JOY_RULE.goodLength}`;
-  const generative = generativeScore(turn.context_utilization);
-  if (generative < 1) reasons.generative = `generative ${generative}: context ${Math.round((turn.context_utilization ?? 0) * 100)}% used, at or over ${GENERATIVE_RULE.threshold * 100}%`;
   for (const [p, v] of Object.entries(overrides) as [Principle, number][]) reasons[p] = `${p} ${round(v)}: set by override`;
 
-  const score = new PrincipleScore({ ethical, composable, joy_inducing: joy, generative, ...overrides });
+  const score = new PrincipleScore({ ...scores, ...overrides });
   const lowered = PRINCIPLES.flatMap((p) => (reasons[p] ? [reasons[p]] : []));
-  const reasoning = lowered.length ? `${action}: ${lowered.join("; ")}.` : `${action}: every principle scored 1.0.`;
-  return { score, reasoning, reasons };
+  const reasoning = lowered.length ? `${action}: ${lowered.join("; ")}.` : turn ? `${action}: every principle scored 1.0.` : `${action}: no turn result, so every principle scored 1.0.`;
+  return { score, reasoning, reasons, ignored_fields, warnings };
 }
 
 /** The scores a turn is totalled on: the engine's, with reviewer overrides replacing single principles. */
