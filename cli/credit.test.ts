@@ -55,15 +55,15 @@ describe("charter credit --json", () => {
     const { code, body } = charter("credit", SESSION);
     expect(code).toBe(EXIT.ok);
     const { status, score, signals, principle_credits } = assignCredit(sessionStateSchema.parse(SESSION));
-    expect(body).toEqual({ outcome: { status, score, signals }, principle_credits });
-    expect(Object.keys(body as object)).toEqual(["outcome", "principle_credits"]);
+    expect(body).toEqual({ outcome: { status, score, signals }, principle_credits, warnings: [] });
+    expect(Object.keys(body as object)).toEqual(["outcome", "principle_credits", "warnings"]);
     expect((body as { principle_credits: { principle_id: string }[] }).principle_credits.map((c) => c.principle_id)).toEqual(SESSION.injectedPrinciples);
   }, 60_000);
 
   it.each([
     ["not json", /^charter: stdin is not valid JSON/],
-    [{ toolCalls: [] }, /^charter: invalid session state: sessionId: /],
-    [{ sessionId: "s", toolCalls: [{ tool: "Read" }] }, /^charter: invalid session state: toolCalls\.0\.succeeded: /],
+    [{ sessionId: "s", toolCalls: [{ tool: "Read", succeeded: "false" }] }, /^charter: invalid session state: toolCalls\.0\.succeeded: must be true or false/],
+    [{ sessionId: "s", toolCalls: "Read" }, /^charter: invalid session state: toolCalls: must be a list/],
     [{ sessionId: "s", userFeedback: [{ sentiment: 2, type: "neutral", confidence: 0.5, prompt_index: 0 }] }, /^charter: invalid session state: userFeedback\.0\.sentiment: /],
   ])("refuses %j with exit 1 and one line naming the field", (input, message) => {
     const { code, stderr } = charter("credit", input);

@@ -1,7 +1,9 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { analyzeUserFeedback, assignCredit, sessionStateSchema } from "@/lib/credit";
+import { analyzeUserFeedback, assignCredit, readSessionState, SessionStateError } from "@/lib/credit";
+import { CliError } from "../errors";
 import { readJsonInput } from "../stdin";
+import { readJsonArgument } from "./score";
 
 /** `charter feedback --json` input: seed 003's analyzeUserFeedback arguments. */
 export const feedbackInputSchema = z.strictObject({
@@ -23,11 +25,22 @@ export function registerCredit(program: Command): void {
 
   program
     .command("credit")
-    .description('Score a session and credit its injected principles: reads a SessionState {"sessionId", "prompts", "injectedPrinciples", "toolCalls", "userFeedback"} on stdin')
+    .description(
+      'Score a session and credit its injected principles: reads a SessionState {"sessionId", "prompts", "injectedPrinciples", "toolCalls", "userFeedback"}, or an evolver-harness session file of any version, from a file or stdin',
+    )
+    .argument("[file]", "a JSON file, e.g. ~/.evolver/sessions/<id>.json (default: stdin)")
     .option("--json", "print JSON (the only output format)")
-    .action(async () => {
-      const state = await readJsonInput(sessionStateSchema, "session state");
-      const { status, score, signals, principle_credits } = assignCredit(state);
-      console.log(JSON.stringify({ outcome: { status, score, signals }, principle_credits }, null, 2));
+    .action(async (file: string | undefined) => {
+      const raw = await readJsonArgument(file);
+      let read;
+      try {
+        read = readSessionState(raw);
+      } catch (error) {
+        if (error instanceof SessionStateError) throw new CliError(`invalid session state: ${error.problems.join("; ")}`);
+        throw error;
+      }
+      for (const warning of read.warnings) console.error(`charter: warning: ${warning}`);
+      const { status, score, signals, principle_credits } = assignCredit(read.state);
+      console.log(JSON.stringify({ outcome: { status, score, signals }, principle_credits, warnings: read.warnings }, null, 2));
     });
 }

@@ -75,12 +75,12 @@ describe("types compile without errors", () => {
 describe("sessionStateSchema errors name the field", () => {
   const fb = { sentiment: 0.5, type: "neutral", confidence: 0.5, prompt_index: 0 };
   it.each([
-    [{ sessionId: "s", toolCalls: [{ tool: "Read" }] }, "toolCalls.0.succeeded"],
     [{ sessionId: "s", toolCalls: [{ tool: "Read", succeeded: true }, { tool: "Bash", succeeded: "yes" }] }, "toolCalls.1.succeeded"],
+    [{ sessionId: "s", toolCalls: [{ tool: "Read", succeeded: 0 }] }, "toolCalls.0.succeeded"],
     [{ toolCalls: [] }, "sessionId"],
-    [{ sessionId: "s", toolCalls: [{ tool: "", succeeded: true }] }, "toolCalls.0.tool"],
+    [{ sessionId: "s", toolCalls: [{ tool: 7, succeeded: true }] }, "toolCalls.0.tool"],
+    [{ sessionId: "s", toolCalls: ["Read"] }, "toolCalls.0"],
     [{ sessionId: "s", toolCalls: [{ tool: "Read", succeeded: true, active_principles: "P1" }] }, "toolCalls.0.active_principles"],
-    [{ sessionId: "s", toolCalls: [{ tool: "Read", succeeded: true, prompt_index: -1 }] }, "toolCalls.0.prompt_index"],
     [{ sessionId: "s", prompts: ["a", 2] }, "prompts.1"],
     [{ sessionId: "s", userFeedback: [{ ...fb, sentiment: 1.5 }] }, "userFeedback.0.sentiment"],
     [{ sessionId: "s", userFeedback: [fb, { ...fb, type: "happy" }] }, "userFeedback.1.type"],
@@ -88,6 +88,23 @@ describe("sessionStateSchema errors name the field", () => {
     const result = sessionStateSchema.safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error!.issues.map((i) => i.path.join("."))).toEqual([field]);
+  });
+});
+
+describe("sessionStateSchema reads what seed 003's code reads", () => {
+  it("a call without succeeded, or with null, parses and keeps it absent", () => {
+    const state = sessionStateSchema.parse({ sessionId: "s", toolCalls: [{ tool: "Read" }, { tool: "Bash", succeeded: null }] });
+    expect(state.toolCalls.map((c) => c.succeeded)).toEqual([undefined, null]);
+  });
+  it("a call with no tool name parses with the empty name", () => {
+    expect(sessionStateSchema.parse({ sessionId: "s", toolCalls: [{ succeeded: true }] }).toolCalls[0]!.tool).toBe("");
+  });
+  it("fields credit does not read take their defaults when malformed", () => {
+    const [c] = sessionStateSchema.parse({ sessionId: "s", toolCalls: [{ tool: "Read", timestamp: 5, prompt_index: -1 }] }).toolCalls;
+    expect([c!.timestamp, c!.prompt_index]).toEqual(["", 0]);
+  });
+  it("null active_principles is read as absent (seed 003: `tc.active_principles || principleIds`)", () => {
+    expect(sessionStateSchema.parse({ sessionId: "s", toolCalls: [{ tool: "Read", active_principles: null }] }).toolCalls[0]!.active_principles).toBeUndefined();
   });
 });
 
