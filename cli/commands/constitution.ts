@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Command } from "commander";
-import { EVAL_DIR, formatIssue, getConstitution, UnknownDomainError, type ConstitutionIssue, type ResolvedPrinciple } from "@/lib/constitution";
+import { ConflictingDefinitionError, EVAL_DIR, formatIssue, resolveConstitution, type ConstitutionIssue, type ResolvedPrinciple } from "@/lib/constitution";
 import { formatBytes, MAX_CONSTITUTION_BYTES, MAX_FILE_BYTES } from "@/lib/constitution/limits";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR, writeConstitution } from "@/lib/files/constitution";
 import { CliError } from "../errors";
@@ -12,14 +12,25 @@ const DEFAULT_DIR = path.relative(process.cwd(), SHIPPED_CONSTITUTION_DIR) || ".
 function printPrinciples(principles: ResolvedPrinciple[]): void {
   for (const p of principles) {
     const priority = p.priority === p.base_priority ? `${p.priority}` : `${p.priority} (was ${p.base_priority}, ${p.overridden_by})`;
-    console.log(`${p.level.padEnd(4)}  ${priority.padEnd(24)}  ${p.id.padEnd(22)}  ${p.title}${p.domain ? `  [${p.domain}]` : ""}`);
+    const label = p.overlay ?? (p.domain ? `core, labelled ${p.domain}` : null);
+    console.log(`${p.level.padEnd(4)}  ${priority.padEnd(24)}  ${p.id.padEnd(22)}  ${p.title}${label ? `  [${label}]` : ""}`);
   }
 }
 
-/** Prints each issue as `<dir>/<file>:line:column: field: reason` (the directory as given, relative to here), then stops. */
-function refuse(dir: string, issues: readonly ConstitutionIssue[], outcome: string): never {
-  const shown = path.relative(process.cwd(), dir) || ".";
-  for (const issue of issues) console.error(formatIssue({ ...issue, file: path.join(shown, issue.file) }));
+/** An issue as `<dir>/<file>:line:column: field: reason`, the directory as given, relative to here. */
+function located(dir: string, issue: ConstitutionIssue): string {
+  return formatIssue({ ...issue, file: path.join(path.relative(process.cwd(), dir) || ".", issue.file) });
+}
+
+/** Prints each warning to stderr as `warning: <dir>/<file>:line:column: field: reason`: what loaded but is dubious. */
+function warn(dir: string, warnings: readonly ConstitutionIssue[] = []): void {
+  for (const w of warnings) console.error(`warning: ${located(dir, w)}`);
+}
+
+/** Prints each issue (and warning), then stops. */
+function refuse(dir: string, issues: readonly ConstitutionIssue[], outcome: string, warnings?: readonly ConstitutionIssue[]): never {
+  for (const issue of issues) console.error(located(dir, issue));
+  warn(dir, warnings);
   throw new CliError(`${issues.length} ${issues.length === 1 ? "problem" : "problems"} in ${dir}; ${outcome}`);
 }
 
@@ -37,31 +48,36 @@ export function registerConstitution(program: Command): void {
       if (dir && options.dir && path.resolve(dir) !== path.resolve(options.dir)) throw new CliError(`Name the directory once: "${dir}" or --dir "${options.dir}".`, 2);
       const target = path.resolve(dir ?? options.dir ?? SHIPPED_CONSTITUTION_DIR);
       const result = await loadConstitution(target);
-      if (!result.ok) refuse(target, result.issues, "the constitution is not valid.");
+      if (!result.ok) refuse(target, result.issues, "the constitution is not valid.", result.warnings);
+      warn(target, result.warnings);
       const overlays = Object.values(result.constitution.overlays);
-      const principles = result.constitution.core.length + overlays.reduce((n, o) => n + o.additional_principles.length, 0);
-      console.log(`ok: ${result.constitution.core.length} core principles, ${overlays.length} overlays, ${principles} principles in all (${target})`);
+      const principles = new Set([...result.constitution.core, ...overlays.flatMap((o) => o.additional_principles)].map((p) => p.id)).size;
+      const warned = result.warnings.length ? `, ${result.warnings.length} ${result.warnings.length === 1 ? "warning" : "warnings"}` : "";
+      console.log(`ok: ${result.constitution.core.length} core principles, ${overlays.length} overlays, ${principles} principles in all${warned} (${target})`);
     });
 
   constitution
     .command("show")
     .description("Print the principles in force, merged with a domain's overlay, in precedence order")
-    .option("--domain <domain>", "apply this domain's overlay (repeat the option for several)", (v: string, all: string[]) => [...all, v], [] as string[])
+    .option("--domain <domain>", "apply this domain's overlay (repeat the option, or separate with commas, for several); a domain with no overlay adds nothing, with a warning", (v: string, all: string[]) => [...all, v], [] as string[])
     .option("--dir <dir>", "read a constitution directory instead of the database")
     .option("--version <n>", "show this stored version instead of the current one")
     .option("--json", "print JSON")
     .action(async (options: { domain: string[]; dir?: string; version?: string; json?: boolean }) => {
       const source = await constitutionSource(options);
+      const domains = options.domain.flatMap((d) => d.split(",")).map((d) => d.trim()).filter(Boolean);
       let principles: ResolvedPrinciple[];
       try {
-        principles = getConstitution(source.constitution, options.domain);
+        const resolved = resolveConstitution(source.constitution, domains);
+        principles = resolved.principles;
+        for (const w of resolved.warnings) console.error(`warning: ${w}`);
       } catch (error) {
-        if (error instanceof UnknownDomainError) throw new CliError(error.message);
+        if (error instanceof ConflictingDefinitionError) throw new CliError(error.message);
         throw error;
       }
-      if (options.json) console.log(JSON.stringify({ source: source.label, domains: options.domain, principles }, null, 2));
+      if (options.json) console.log(JSON.stringify({ source: source.label, domains, principles }, null, 2));
       else {
-        console.log(`# ${source.label}${options.domain.length ? `, domains: ${options.domain.join(", ")}` : ""}`);
+        console.log(`# ${source.label}${domains.length ? `, domains: ${domains.join(", ")}` : ""}`);
         printPrinciples(principles);
       }
     });
@@ -83,7 +99,8 @@ export function registerConstitution(program: Command): void {
     .action(async (dir: string, options: { message: string }) => {
       const target = path.resolve(dir);
       const result = await loadConstitution(target);
-      if (!result.ok) refuse(target, result.issues, "nothing was imported.");
+      if (!result.ok) refuse(target, result.issues, "nothing was imported.", result.warnings);
+      warn(target, result.warnings);
       await withDatabase(async () => {
         const { constitutionVersions } = await import("@/lib/db/constitution");
         const current = await constitutionVersions.current();

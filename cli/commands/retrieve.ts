@@ -21,14 +21,16 @@ export function registerRetrieve(program: Command): void {
     .command("retrieve <prompt>")
     .description("Find the domains and principles that apply to a prompt under the current constitution")
     .option("--top-k <n>", "how many principles", parseTopK)
-    .option("--domain <domain>", "skip domain detection and use this domain")
+    .option("--domain <domains>", "skip domain detection and use these domains (separated by commas); one with no overlay falls back to core, with a warning")
     .option("--json", "print {domains, principles, debug} as JSON")
     .action(async (prompt: string, options: { topK?: number; domain?: string; json?: boolean }) => {
       if (!prompt.trim()) throw new CliError("The prompt is empty.");
       await withDatabase(async () => {
         const { ensureConstitution, retrieve } = await import("@/lib/services/constitution");
         await ensureConstitution();
-        const result = await retrieve(prompt, { topK: options.topK, domain: options.domain ?? null });
+        const domains = (options.domain ?? "").split(",").map((d) => d.trim()).filter(Boolean);
+        const result = await retrieve(prompt, { topK: options.topK, domain: domains.length ? domains : null });
+        for (const w of result.debug.warnings) console.error(`warning: ${w}`);
         const principles = result.principles.map((p) => ({ id: p.id, title: p.title, level: p.level, priority: p.priority, confidence: p.confidence, why: p.why }));
         if (options.json) {
           console.log(JSON.stringify({ domains: result.domains, principles, debug: result.debug }, null, 2));

@@ -21,7 +21,7 @@ export function evalLexical(
     const started = now();
     const got = store.retrieveLexical(prompt, { semantic: semantic?.(prompt) });
     const ms = now() - started;
-    return { domains: got.domains.map((d) => d.domain), principles: got.principles.map((p) => ({ id: p.id, domain: p.domain, chars: p.chars })), ms };
+    return { domains: got.domains.map((d) => d.domain), principles: got.principles.map((p) => ({ id: p.id, domain: p.overlay, chars: p.chars })), ms };
   });
 }
 

@@ -1,5 +1,5 @@
 import MiniSearch from "minisearch";
-import { allPrinciples } from "./overlay";
+import { allDefinitions } from "./overlay";
 import type { Constitution } from "./schema";
 import { COMMON_STEMS } from "./common-words";
 import { normalizeTerm, splitNotFor, stemSequence, stems, tokenize } from "./text";
@@ -142,19 +142,24 @@ export class LexicalIndex {
       });
     }
     this.domains.addAll([...domainDocs, ...background(MIN_INDEXED.domains - domainDocs.length, DOMAIN_FIELD_WEIGHTS)]);
-    const principles = allPrinciples(constitution);
-    for (const p of principles) this.principlePhrases.add(p.id, p.keywords);
-    this.principles.addAll([
-      ...principles.map((p) => ({
-        id: p.id,
-        title: p.title,
-        keywords: singleWords(p.keywords),
-        deny: p.examples_deny.join(" . "),
-        allow: p.examples_allow.join(" . "),
-        rule: p.rule,
-      })),
-      ...background(MIN_INDEXED.principles - principles.length, PRINCIPLE_FIELD_WEIGHTS),
-    ]);
+    // Scores are by id: an id two overlays define differently is one document holding both definitions' words.
+    const byId = new Map<string, ReturnType<typeof allDefinitions>>();
+    for (const p of allDefinitions(constitution)) byId.set(p.id, [...(byId.get(p.id) ?? []), p]);
+    const docs: PrincipleDoc[] = [];
+    for (const [id, definitions] of byId) {
+      const keywords = [...new Set(definitions.flatMap((p) => p.keywords))];
+      const text = (field: (p: (typeof definitions)[number]) => string) => [...new Set(definitions.map(field))].join(" . ");
+      this.principlePhrases.add(id, keywords);
+      docs.push({
+        id,
+        title: text((p) => p.title),
+        keywords: singleWords(keywords),
+        deny: text((p) => p.examples_deny.join(" . ")),
+        allow: text((p) => p.examples_allow.join(" . ")),
+        rule: text((p) => p.rule),
+      });
+    }
+    this.principles.addAll([...docs, ...background(MIN_INDEXED.principles - docs.length, PRINCIPLE_FIELD_WEIGHTS)]);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { comparePrecedence } from "./conflict";
-import { getConstitution, UnknownDomainError } from "./overlay";
+import { getConstitution, resolveConstitution } from "./overlay";
 import { formatIssue, type Constitution, type Overlay, type Principle } from "./schema";
 import { SEED_DOMAINS, SEED_MEDICAL_OVERLAY } from "./seed";
 
@@ -109,21 +109,15 @@ describe("getConstitution domain selection", () => {
     expect(getConstitution(small, ["gamma"])).toEqual(getConstitution(small, []));
   });
 
-  it.each([["astrology"], ["Medical"], [""]])("throws UnknownDomainError for %j, naming the known domains", (domain) => {
-    const thrown = (() => {
-      try {
-        getConstitution(shipped, [MEDICAL, domain]);
-      } catch (error) {
-        return error;
-      }
-    })();
-    expect(thrown).toBeInstanceOf(UnknownDomainError);
-    expect((thrown as UnknownDomainError).domain).toBe(domain);
-    for (const known of SEED_DOMAINS) expect((thrown as Error).message).toContain(known);
+  // Before issue 12 an unknown domain threw UnknownDomainError; moralstack falls back to core, and so does Charter now, with a warning.
+  it.each([["astrology"], ["Medical"], [""]])("falls back to core for %j, with a warning", (domain) => {
+    const { principles, warnings } = resolveConstitution(shipped, [MEDICAL, domain]);
+    expect(principles).toEqual(getConstitution(shipped, [MEDICAL]));
+    expect(warnings).toEqual([`No overlay for the domain "${domain}": only the core principles apply to it.`]);
   });
 
-  it("names every overlay's domain in the message, excluded ones too", () => {
-    expect(() => getConstitution(small, ["gamma", "delta"])).toThrow(/No overlay for the domain "delta"\. Known domains: alpha, beta, gamma\./);
+  it("says when a chosen overlay is excluded", () => {
+    expect(resolveConstitution(small, ["gamma", "delta"]).warnings).toEqual(["The gamma overlay is excluded: it is never applied.", 'No overlay for the domain "delta": only the core principles apply to it.']);
   });
 
   it.each([[[]], [[MEDICAL]], [[MEDICAL, "mental_health", "emergency"]], [[...SEED_DOMAINS]]])("returns %j's principles in precedence order", (domains) => {

@@ -8,6 +8,8 @@ import {
   overlayInputSchema,
   type Constitution,
   type ConstitutionIssue,
+  differences,
+  laxInteger,
   type Overlay,
   type Principle,
 } from "./schema";
@@ -27,7 +29,14 @@ export function withFile(files: readonly ConstitutionFile[], path: string, text:
   return [...files.filter((f) => f.path !== path && f.path !== twin), { path, text }];
 }
 
-export type ParseResult = { ok: true; constitution: Constitution; evals: EvalSet } | { ok: false; issues: ConstitutionIssue[] };
+/**
+ * A whole constitution, or every problem that stops it from loading. Either way
+ * `warnings` lists what loaded but is dubious (a priority written as text, an override
+ * of no principle, one id defined differently in two overlays), in the issues' form.
+ */
+export type ParseResult =
+  | { ok: true; constitution: Constitution; evals: EvalSet; warnings: ConstitutionIssue[] }
+  | { ok: false; issues: ConstitutionIssue[]; warnings?: ConstitutionIssue[] };
 
 type Located = { file: string; doc: Document; lines: LineCounter };
 type PathItem = string | number;
@@ -68,6 +77,30 @@ function offsetOf(src: Located, path: readonly PathItem[], key = false): number 
 
 function issueAt(src: Located, path: readonly PathItem[], reason: string, key = false): ConstitutionIssue {
   return { file: src.file, ...position(src, offsetOf(src, path, key)), field: fieldName(path), reason };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Reads priorities and override values as moralstack's Pydantic models do (laxInteger):
+ * "90" and 90.0 load as 90, each text with a warning, so a file written for moralstack
+ * loads unchanged; what Pydantic refuses is left for the schema to refuse. An empty
+ * `priority_overrides:` means none, as moralstack reads it. Changes `value` in place.
+ */
+function coerceNumbers(src: Located, value: Record<string, unknown>, principlesKey: string, warnings: ConstitutionIssue[]): void {
+  const coerce = (holder: Record<string, unknown>, key: string, path: PathItem[]) => {
+    const raw = holder[key];
+    if (typeof raw !== "string") return;
+    const n = laxInteger(raw);
+    if (n === null) return;
+    holder[key] = n;
+    warnings.push(issueAt(src, path, `is the text ${JSON.stringify(raw)}: read as the number ${n}`));
+  };
+  const principles = value[principlesKey];
+  if (Array.isArray(principles)) principles.forEach((p, i) => isRecord(p) && coerce(p, "priority", [principlesKey, i, "priority"]));
+  if ("priority_overrides" in value && value.priority_overrides === null) delete value.priority_overrides;
+  const overrides = value.priority_overrides;
+  if (isRecord(overrides)) for (const id of Object.keys(overrides)) coerce(overrides, id, ["priority_overrides", id]);
 }
 
 function zodIssues(src: Located, error: z.ZodError): ConstitutionIssue[] {
@@ -130,6 +163,7 @@ export function parseStoredConstitution(files: readonly ConstitutionFile[]): Par
 
 function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): ParseResult {
   const issues: ConstitutionIssue[] = [];
+  const warnings: ConstitutionIssue[] = [];
   const sources = new Map<string, Located>();
   let core: { description?: string; principles: Principle[] } | undefined;
   const overlays: Overlay[] = [];
@@ -145,6 +179,7 @@ function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): Par
       continue;
     }
     if (file.path === CORE_FILE) {
+      coerceNumbers(read.src, read.value as Record<string, unknown>, "principles", warnings);
       const parsed = coreFileSchema.safeParse(read.value);
       if (!parsed.success) issues.push(...zodIssues(read.src, parsed.error));
       else core = parsed.data;
@@ -175,6 +210,7 @@ function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): Par
       continue;
     }
     seenDomains.set(fileDomain, file.path);
+    coerceNumbers(read.src, read.value as Record<string, unknown>, "additional_principles", warnings);
     const parsed = overlayInputSchema.safeParse(read.value);
     if (!parsed.success) {
       issues.push(...zodIssues(read.src, parsed.error));
@@ -187,23 +223,35 @@ function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): Par
     parsed.data.additional_principles.forEach((p, i) => {
       if (p.domain !== null && p.domain !== fileDomain) issues.push(issueAt(read.src, ["additional_principles", i, "domain"], `is "${p.domain}" but the principle belongs to the ${fileDomain} overlay`));
     });
-    overlays.push({ ...parsed.data, domain: fileDomain, additional_principles: parsed.data.additional_principles.map((p) => ({ ...p, domain: fileDomain })) });
+    const definedAt = Object.fromEntries(
+      parsed.data.additional_principles.map((p, i) => {
+        const at = issueAt(read.src, ["additional_principles", i, "id"], "");
+        return [p.id, `${at.file}:${at.line}:${at.column}`];
+      }),
+    );
+    overlays.push({ ...parsed.data, domain: fileDomain, additional_principles: parsed.data.additional_principles.map((p) => ({ ...p, domain: fileDomain })), defined_at: definedAt });
   }
 
   if (!files.some((f) => f.path === CORE_FILE)) issues.push({ file: CORE_FILE, line: 1, column: 1, field: "(file)", reason: "is missing: a constitution needs core principles" });
   if (core) {
+    // moralstack's core.yaml labels a principle `domain: core`; any domain on a core principle is only a label
+    // (and specificity, conflict.ts): the principle stays in force under every domain.
     core.principles.forEach((p, i) => {
-      if (p.domain !== null) issues.push(issueAt(sources.get(CORE_FILE)!, ["principles", i, "domain"], "must be empty: core principles belong to no domain"));
+      if (p.domain !== null && p.domain !== CORE_DOMAIN_LABEL)
+        warnings.push(issueAt(sources.get(CORE_FILE)!, ["principles", i, "domain"], `is "${p.domain}" on a core principle: it stays in force under every domain; the domain only labels it and counts as specificity`));
     });
   }
   // Without a valid core file, overrides of core principles cannot be checked: say nothing rather than something false.
-  issues.push(...crossFileIssues(core?.principles ?? [], overlays, sources, core !== undefined));
+  const cross = crossFileIssues(core?.principles ?? [], overlays, sources, core !== undefined);
+  issues.push(...cross.issues);
+  warnings.push(...cross.warnings);
   // Eval cases are checked against a whole constitution only: with a broken overlay, every case naming it would be noise.
   if (core && issues.length === 0) issues.push(...evalIssues(evalCases, core.principles, overlays, sources));
 
-  if (issues.length || !core) return { ok: false, issues: sortIssues(issues) };
+  if (issues.length || !core) return { ok: false, issues: sortIssues(issues), warnings: sortIssues(warnings) };
   return {
     ok: true,
+    warnings: sortIssues(warnings),
     evals: { cases: evalCases, thresholds: strictest(evalThresholds) },
     constitution: {
       ...(core.description ? { description: core.description } : {}),
@@ -213,28 +261,48 @@ function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): Par
   };
 }
 
-/** Duplicate ids anywhere, and priority overrides that name no principle. */
-function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<string, Located>, checkOverrides: boolean): ConstitutionIssue[] {
+/**
+ * Duplicate ids and overrides of no principle. An id may be defined in two overlays
+ * (moralstack activates one overlay at a time, so its files do that): identical
+ * definitions are one principle; different ones load with a warning, each overlay
+ * keeping its own, and overlay.ts decides when both are active. An id defined twice in
+ * one file, or in core.yaml and an overlay, is refused: both would be in force at once.
+ * An override of no principle changes nothing: a warning, as moralstack ignores it.
+ */
+function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<string, Located>, checkOverrides: boolean): { issues: ConstitutionIssue[]; warnings: ConstitutionIssue[] } {
   const issues: ConstitutionIssue[] = [];
-  const firstSeen = new Map<string, string>();
+  const warnings: ConstitutionIssue[] = [];
+  type Place = { file: string; inCore: boolean; at: string; principle: Principle };
+  const seen = new Map<string, Place[]>();
   const places: { file: string; path: PathItem[]; principle: Principle }[] = [
     ...core.map((principle, i) => ({ file: CORE_FILE, path: ["principles", i, "id"], principle })),
     ...overlays.flatMap((o) => o.additional_principles.map((principle, i) => ({ file: overlayFile(o.domain, sources), path: ["additional_principles", i, "id"], principle }))),
   ];
   for (const place of places) {
     const src = sources.get(place.file)!;
-    const at = issueAt(src, place.path, "");
-    const first = firstSeen.get(place.principle.id);
-    if (first) issues.push({ ...at, reason: `"${place.principle.id}" is already defined at ${first}` });
-    else firstSeen.set(place.principle.id, `${at.file}:${at.line}:${at.column}`);
+    const located = issueAt(src, place.path, "");
+    const here: Place = { file: place.file, inCore: place.file === CORE_FILE, at: `${located.file}:${located.line}:${located.column}`, principle: place.principle };
+    const earlier = seen.get(place.principle.id) ?? [];
+    seen.set(place.principle.id, [...earlier, here]);
+    const clash = earlier.find((e) => e.file === here.file || e.inCore || here.inCore);
+    if (clash) {
+      issues.push({ ...located, reason: `"${place.principle.id}" is already defined at ${clash.at}` });
+      continue;
+    }
+    const differing = earlier.find((e) => differences(e.principle, here.principle).length > 0);
+    if (differing)
+      warnings.push({
+        ...located,
+        reason: `"${place.principle.id}" is also defined at ${differing.at}, with a different ${differences(differing.principle, here.principle).join(", ")}: each overlay uses its own definition; two overlays that define it differently cannot be chosen together`,
+      });
   }
   for (const overlay of checkOverrides ? overlays : []) {
     const src = sources.get(overlayFile(overlay.domain, sources))!;
     for (const id of Object.keys(overlay.priority_overrides)) {
-      if (!firstSeen.has(id)) issues.push(issueAt(src, ["priority_overrides", id], `names no principle: "${id}" is not defined in ${CORE_FILE} or any overlay`, true));
+      if (!seen.has(id)) warnings.push(issueAt(src, ["priority_overrides", id], `names no principle: "${id}" is not defined in ${CORE_FILE} or any overlay, so the override is ignored`, true));
     }
   }
-  return issues;
+  return { issues, warnings };
 }
 
 /** Eval cases must name known domains and principles, and each prompt once. */
@@ -266,6 +334,9 @@ function evalIssues(cases: EvalCase[], core: Principle[], overlays: Overlay[], s
   }
   return issues;
 }
+
+/** The label moralstack's core.yaml gives a core principle in `domain` (SOFT.FAIRNESS.1): no warning for it. */
+export const CORE_DOMAIN_LABEL = "core";
 
 function overlayFile(domain: string, sources: Map<string, Located>): string {
   const yml = `${OVERLAYS_DIR}/${domain}.yml`;

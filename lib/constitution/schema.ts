@@ -56,6 +56,13 @@ export const principleSchema = principleInputSchema.transform(({ keywords_block,
 }));
 export type Principle = z.output<typeof principleSchema>;
 
+const COMPARED_FIELDS = ["level", "priority", "title", "rule", "examples_allow", "examples_deny", "remediation", "keywords"] as const;
+
+/** The fields in which two definitions of one id differ (the domain aside: in an overlay it is the overlay's own). */
+export function differences(a: Principle, b: Principle): string[] {
+  return COMPARED_FIELDS.filter((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+}
+
 /** Merges keyword lists keeping first occurrences, case-insensitively. */
 export function mergeKeywords(...lists: string[][]): string[] {
   const seen = new Set<string>();
@@ -84,7 +91,12 @@ export const overlayInputSchema = z.strictObject({
   sensitive_risk_floor: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1").nullable().default(null),
 });
 export type OverlayInput = z.input<typeof overlayInputSchema>;
-export type Overlay = Omit<z.output<typeof overlayInputSchema>, "domain"> & { domain: string };
+/**
+ * A loaded overlay. `defined_at` (set by the parser, absent on overlays built in code) says
+ * where each additional principle is written, as `file:line:column`: the same id may be
+ * defined in two overlays, and a retrieval that activates both names both places.
+ */
+export type Overlay = Omit<z.output<typeof overlayInputSchema>, "domain"> & { domain: string; defined_at?: Record<string, string> };
 
 /** `core.yaml`: the principles that are always active. */
 export const coreFileSchema = z.strictObject({
@@ -99,8 +111,30 @@ export type Constitution = {
   overlays: Record<string, Overlay>;
 };
 
+/** The constitution's content alone: its overlays without `defined_at` (where each principle was written). */
+export function withoutLocations(c: Constitution): Constitution {
+  return { ...c, overlays: Object.fromEntries(Object.entries(c.overlays).map(([d, { defined_at: _, ...o }]) => [d, o])) };
+}
+
 /** One problem found while loading, located in its file (1-based line and column). */
 export type ConstitutionIssue = { file: string; line: number; column: number; field: string; reason: string };
+
+/**
+ * Pydantic's lax reading of an `int` field (what moralstack's loader applies to a
+ * priority): a whole number; a number with no fraction (90.0); or text holding one,
+ * trimmed, with an optional sign, underscores between digits and a fraction of zeros
+ * ("90", " 90 ", "+90", "9_0", "90.0"). Refused like Pydantic refuses them: "90.5",
+ * "high", "", "1e2". Booleans, which Pydantic reads as 1 and 0, are refused: a priority
+ * of `true` is a mistake, not a number. Returns null for what it refuses.
+ */
+export function laxInteger(value: unknown): number | null {
+  if (typeof value === "number") return Number.isInteger(value) ? value : null;
+  if (typeof value !== "string") return null;
+  const match = /^([+-]?)(\d+(?:_\d+)*)(?:\.0*)?$/.exec(value.trim());
+  if (!match) return null;
+  const n = Number(`${match[1]}${match[2]!.replaceAll("_", "")}`);
+  return Number.isSafeInteger(n) ? n : null;
+}
 
 /** `file:line:column: field: reason`, the form every loading error is shown in. */
 export function formatIssue(issue: ConstitutionIssue): string {

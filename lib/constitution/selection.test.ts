@@ -7,7 +7,7 @@ import { choose, principleLine, principlesContext, scoreCandidates } from "./sel
 import { ConstitutionStore } from "./store";
 
 function principle(id: string, level: "hard" | "soft", priority: number, domain: string | null, rule = "Do the right thing."): ResolvedPrinciple {
-  return { id, level, priority, base_priority: priority, overridden_by: null, domain, title: id, rule, examples_allow: [], examples_deny: [], remediation: "", keywords: [] };
+  return { id, level, priority, base_priority: priority, overridden_by: null, domain, overlay: domain, title: id, rule, examples_allow: [], examples_deny: [], remediation: "", keywords: [] };
 }
 const match = (confidence: number, terms: string[] = ["x"]): PrincipleMatch => ({ confidence, matched_terms: terms, matched_phrases: [] });
 const RULES = { principle_min_relevance: 0.5, domain_carry: 0.5 };

@@ -44,7 +44,7 @@ export function scoreCandidates(
   return inForce.flatMap((principle) => {
     const match = own.get(principle.id);
     const ownScore = match?.confidence ?? 0;
-    const domain = principle.domain;
+    const domain = principle.overlay;
     const dom = domain ? (domainConfidence.get(domain) ?? 0) : 0;
     const carried = match?.weak ? 0 : dom * (rules.domain_carry + (1 - rules.domain_carry) * ownScore);
     const relevance = round4(Math.max(ownScore, carried));

@@ -4,14 +4,14 @@ import { storeConfig, type ConstitutionStoreConfig, type ConstitutionStoreConfig
 import { LexicalIndex, type DomainHit } from "./lexical";
 import { agentMessages, agentReplySchema, prefilterMessages, prefilterReplySchema, readAgentReply, readPrefilterReply } from "./llm-prompts";
 import { failureReason, pool, type LlmPort } from "./llm-port";
-import { getConstitution } from "./overlay";
+import { resolveConstitution } from "./overlay";
 import { PrefilterCache, type OrchestrationEvent, type RequestContext } from "./prefilter-cache";
 import type { Constitution } from "./schema";
 import { choose, principleLine, scoreCandidates, type Candidate, type Why } from "./selection";
 import { fuseDomains, fusePrinciples, type SemanticCalibration, type SemanticSimilarities } from "./hybrid";
 
 export type DetectedDomain = { domain: string; confidence: number; source: "lexical" | "llm" };
-export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "rule" | "level" | "priority" | "domain"> & {
+export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "rule" | "level" | "priority" | "domain" | "overlay"> & {
   confidence: number;
   source: "lexical" | "llm";
   /** Why it was chosen: matched terms and phrases, and the domain that carried it. */
@@ -33,6 +33,8 @@ export type DebugInfo = {
   context: { chars: number; budget_chars: number; dropped_for_budget: string[] };
   llm_calls: { prefilter: number; domain_agent: number };
   fallbacks: Fallback[];
+  /** What retrieval set aside: a domain with no overlay or an excluded one, a principle's definition not used (overlay.ts). */
+  warnings: string[];
   cache: { fingerprint: string; size: number; hits: number; misses: number; invalidations: number };
   retrieval_openai_client_pooling: Record<string, { created: number; reused: number }>;
 };
@@ -61,7 +63,7 @@ export class ConstitutionStore {
   private readonly now: () => number;
   private lastDebug: DebugInfo | null = null;
   /** Principles in force by set of domains (see inForce). */
-  private readonly resolved = new Map<string, readonly ResolvedPrinciple[]>();
+  private readonly resolved = new Map<string, { principles: readonly ResolvedPrinciple[]; warnings: readonly string[] }>();
 
   constructor(
     readonly constitution: Constitution,
@@ -80,9 +82,13 @@ export class ConstitutionStore {
     return this.cache.setDomainKeywords(map, ctx);
   }
 
-  /** The principles in force under the given domains, in precedence order (seed 001's get_constitution). */
+  /**
+   * The principles in force under the given domains, in precedence order (seed 001's
+   * get_constitution): a domain with no overlay falls back to core; two domains that
+   * define one id differently throw ConflictingDefinitionError (overlay.ts).
+   */
   getConstitution(domains: string | readonly string[] | null = []): ResolvedPrinciple[] {
-    return getConstitution(this.constitution, domains);
+    return resolveConstitution(this.constitution, domains).principles;
   }
 
   private get usesLlm(): boolean {
@@ -94,8 +100,13 @@ export class ConstitutionStore {
     return (await this.retrieve(prompt, { ...ctx, domainsOnly: true })).domains;
   }
 
-  /** The principles relevant to a prompt, in precedence order (seed 001's get_relevant_principles). */
-  async getRelevantPrinciples(prompt: string, options: { topK?: number; domain?: string | null } & RequestContext = {}): Promise<Retrieval> {
+  /**
+   * The principles relevant to a prompt, in precedence order (seed 001's get_relevant_principles).
+   * `domain` (one, or several) skips detection: a domain with no overlay falls back to core
+   * with a warning in the debug info, and chosen domains that define one id differently
+   * throw ConflictingDefinitionError. Detected domains never throw: see resolveConstitution.
+   */
+  async getRelevantPrinciples(prompt: string, options: { topK?: number; domain?: string | readonly string[] | null } & RequestContext = {}): Promise<Retrieval> {
     return this.retrieve(prompt, options);
   }
 
@@ -104,7 +115,7 @@ export class ConstitutionStore {
     return this.lastDebug;
   }
 
-  private async retrieve(prompt: string, options: { topK?: number; domain?: string | null; domainsOnly?: boolean } & RequestContext): Promise<Retrieval> {
+  private async retrieve(prompt: string, options: { topK?: number; domain?: string | readonly string[] | null; domainsOnly?: boolean } & RequestContext): Promise<Retrieval> {
     const started = this.now();
     const ctx = { runId: options.runId, requestId: options.requestId };
     const fallbacks: Fallback[] = [];
@@ -122,9 +133,9 @@ export class ConstitutionStore {
 
     let cacheStatus: DebugInfo["prefilter_cache_status"] = "disabled";
     let domains: DetectedDomain[];
-    if (options.domain) {
-      getConstitution(this.constitution, options.domain); // an unknown domain throws UnknownDomainError
-      domains = [{ domain: options.domain, confidence: 1, source: "lexical" }];
+    const chosen = [...new Set(typeof options.domain === "string" ? [options.domain] : (options.domain ?? []))].filter((d) => d !== "");
+    if (chosen.length > 0) {
+      domains = chosen.map((domain) => ({ domain, confidence: 1, source: "lexical" as const }));
     } else if (!this.config.use_domain_prefilter) {
       domains = [];
     } else {
@@ -139,8 +150,16 @@ export class ConstitutionStore {
 
     let principles: RetrievedPrinciple[] = [];
     let dropped: string[] = [];
+    let warnings: string[] = [];
+    if (chosen.length > 0) {
+      // Resolved before anything is returned, so two chosen domains that disagree on an id throw even for domainsOnly.
+      warnings = resolveConstitution(this.constitution, chosen).warnings;
+      domains = domains.filter((d) => this.constitution.overlays[d.domain] && !this.constitution.overlays[d.domain]!.excluded);
+    }
     if (!options.domainsOnly) {
-      const inForce = this.inForce(domains.map((d) => d.domain));
+      const resolved = this.inForce(domains, chosen.length > 0);
+      warnings = [...warnings, ...resolved.warnings];
+      const inForce = resolved.principles;
       const picked = this.usesLlm ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls) : this.lexicalPick(prompt, inForce, domains, sims);
       ({ principles, dropped } = this.finish(picked, options.topK));
     }
@@ -156,6 +175,7 @@ export class ConstitutionStore {
       context: { chars: principles.reduce((n, p) => n + p.chars + 1, 0), budget_chars: this.config.context_budget_chars, dropped_for_budget: dropped },
       llm_calls: calls,
       fallbacks,
+      warnings,
       cache: { fingerprint: this.cache.currentFingerprint, size: this.cache.size, ...this.cache.counts },
       retrieval_openai_client_pooling: this.deps.llm?.poolingStats() ?? {},
     };
@@ -171,19 +191,26 @@ export class ConstitutionStore {
     const domains = this.config.use_domain_prefilter
       ? this.lexicalDomains(prompt, options.semantic).lexicalDomains.map((d) => ({ domain: d.domain, confidence: d.confidence, source: "lexical" as const }))
       : [];
-    const inForce = this.inForce(domains.map((d) => d.domain));
+    const inForce = this.inForce(domains, false).principles;
     return { domains, ...this.finish(this.lexicalPick(prompt, inForce, domains, options.semantic), options.topK) };
   }
 
   /**
-   * The principles in force under detected domains, resolved once per set of domains:
-   * the constitution never changes under a store, and prompts fall into few such sets.
+   * The principles in force under the domains, resolved once per set of domains (in order
+   * of preference when detected): the constitution never changes under a store, and
+   * prompts fall into few such sets. Chosen domains that define one id differently throw;
+   * detected ones take the definition of the domain detected with higher confidence.
    */
-  private inForce(domains: string[]): readonly ResolvedPrinciple[] {
-    const key = [...domains].sort().join("\u0000");
+  private inForce(domains: readonly DetectedDomain[], chosen: boolean): { principles: readonly ResolvedPrinciple[]; warnings: string[] } {
+    const confidence = new Map(domains.map((d) => [d.domain, d.confidence]));
+    const preferred = [...confidence.keys()].sort((a, b) => confidence.get(b)! - confidence.get(a)! || a.localeCompare(b));
+    const key = `${chosen ? "chosen" : "detected"}\u0000${preferred.join("\u0000")}`;
     let hit = this.resolved.get(key);
-    if (!hit) this.resolved.set(key, (hit = Object.freeze(getConstitution(this.constitution, domains))));
-    return hit;
+    if (!hit) {
+      const { principles, warnings } = resolveConstitution(this.constitution, preferred, chosen ? {} : { confidence });
+      this.resolved.set(key, (hit = { principles: Object.freeze(principles), warnings: Object.freeze(warnings) as string[] }));
+    }
+    return { principles: hit.principles, warnings: [...hit.warnings] };
   }
 
   private get calibration(): SemanticCalibration {
@@ -212,6 +239,7 @@ export class ConstitutionStore {
       level: p.level,
       priority: p.priority,
       domain: p.domain,
+      overlay: p.overlay,
       confidence: relevance,
       source: why.via === "llm" ? ("llm" as const) : ("lexical" as const),
       why,
@@ -270,7 +298,7 @@ export class ConstitutionStore {
     const llm = this.deps.llm!;
     const groups = [CORE_AGENT, ...domains.map((d) => d.domain)].map((name) => ({
       name,
-      principles: inForce.filter((p) => (name === CORE_AGENT ? p.domain === null : p.domain === name)),
+      principles: inForce.filter((p) => p.overlay === (name === CORE_AGENT ? null : name)),
     }));
     const results = await pool(
       groups.map((group) => async (): Promise<Candidate[]> => {

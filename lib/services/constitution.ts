@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ConstitutionStore, UnknownDomainError, type ConstitutionStoreConfigInput, type Retrieval, type SemanticPort } from "@/lib/constitution";
+import { ConflictingDefinitionError, ConstitutionStore, type ConstitutionStoreConfigInput, type Retrieval, type SemanticPort } from "@/lib/constitution";
 import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
 import { orchestrationLog } from "@/lib/db/orchestration-log";
 import { embeddingSettings, env, llmSettings, retrievalPath } from "@/lib/env";
@@ -74,14 +74,18 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
   return { store: globalStore.__charterStore.store, version };
 }
 
-/** Retrieves the principles for a prompt under the current constitution. */
-export async function retrieve(prompt: string, options: { topK?: number; domain?: string | null; requestId?: string } = {}): Promise<Retrieval & { version: number }> {
+/**
+ * Retrieves the principles for a prompt under the current constitution. A chosen
+ * `domain` (one, or several) with no overlay falls back to core, with a warning in
+ * `debug.warnings`; chosen domains that define one principle differently are refused.
+ */
+export async function retrieve(prompt: string, options: { topK?: number; domain?: string | readonly string[] | null; requestId?: string } = {}): Promise<Retrieval & { version: number }> {
   const { store, version } = await currentStore();
   try {
     const result = await store.getRelevantPrinciples(prompt, { topK: options.topK, domain: options.domain, requestId: options.requestId ?? randomUUID() });
     return { ...result, version: version.id };
   } catch (error) {
-    if (error instanceof UnknownDomainError) throw new ValidationError(error.message, [{ path: "domain", message: error.message }]);
+    if (error instanceof ConflictingDefinitionError) throw new ValidationError(error.message, [{ path: "domain", message: error.message }]);
     throw error;
   }
 }
