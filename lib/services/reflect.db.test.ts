@@ -53,7 +53,7 @@ describe("the reflector", () => {
   });
 
   it.each([
-    ["an invalid schema", { content: '{"new_key_points": "not a list"}' }, /not an ExtractionResult/],
+    ["JSON that is not an object", { content: '[{"name": "kpt_001", "rating": "helpful"}]' }, /not an ExtractionResult/],
     ["garbage", { content: "I cannot do that." }, /not an ExtractionResult/],
     ["a timeout", { content: "{}", delayMs: 3_000 }, /^(timeout|.*did not answer)/],
   ])("applies nothing on %s and records why", async (_label, scripted, error) => {
