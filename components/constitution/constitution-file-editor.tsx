@@ -78,6 +78,7 @@ export function ConstitutionFileEditor<D>({
   const issues = mergeIssues(check.issues, refused?.text === text ? refused.issues : []);
   const own = issues.filter((i) => i.file === path);
   const elsewhere = issues.filter((i) => i.file !== path);
+  const ownWarnings = check.warnings.filter((w) => w.file === path);
   const blockedBecause = check.pending
     ? "Checking…"
     : issues.length > 0
@@ -130,6 +131,7 @@ export function ConstitutionFileEditor<D>({
         )}
         <IssueList issues={own} path={path} title={`${own.length} ${own.length === 1 ? "problem" : "problems"} in ${path}`} />
         <IssueList issues={elsewhere} path={path} title="This change breaks other files" />
+        <IssueList issues={ownWarnings} path={path} tone="warning" title={`${ownWarnings.length} ${ownWarnings.length === 1 ? "warning" : "warnings"} in ${path} (it loads)`} />
       </div>
       {canEdit ? (
         <div className="mt-6 border-t border-slate-100 pt-4">
