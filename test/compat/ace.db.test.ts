@@ -106,6 +106,15 @@ describe("applying an ExtractionResult", () => {
   });
 });
 
+describe("injection (the fork's playbook.txt template)", () => {
+  it("is Charter's own one-line header before seed 004's lines, not the fork's template", async () => {
+    await playbookStore.add(`Injected ${u()}`, actor);
+    const id = unique("compat-inject");
+    const response = await ingestEvents([agentEventSchema.parse({ type: "UserPromptSubmit", prompt: "add a date test", id: unique("evt"), session_id: id })]);
+    expect(JSON.stringify(response)).toMatch(/Playbook: lessons from earlier sessions, with how often each helped or harmed \(weigh them by that\):\\n\[[^\]]+\] helpful=\d+ harmful=\d+ :: /);
+  });
+});
+
 describe("the reflector", () => {
   it("applies a reply with a malformed item, and the reflection records the warnings", async () => {
     const id = unique("compat-reflect");

@@ -216,6 +216,16 @@ describe("the ACE fork's scoring tests, restated", () => {
   });
 });
 
+describe("the fork's diagnostics (LOG-SCORE-001/002), deliberately not files", () => {
+  // test_instrumentation_pruning_diagnostic_created, test_instrumentation_pruning_text_truncated: Charter returns the
+  // pruned entries (full text, counts) in the update's result instead of writing .claude/diagnostic files.
+  it("an update lists what it pruned, with the whole text and the counts; nothing when nothing is pruned", () => {
+    const long = "y".repeat(150);
+    expect(update(book([kp("kpt_001", long, 1, 4)]), {}).pruned).toEqual([kp("kpt_001", long, 1, 4)]);
+    expect(update(book([kp("kpt_001", "fine", 9, 1)]), {}).pruned).toEqual([]);
+  });
+});
+
 describe("names: never reused", () => {
   it("a new point gets the highest kpt number + 1, not the lowest free one", () => {
     const result = update(book([kp("kpt_001", "a"), kp("kpt_004", "b")]), { new_key_points: ["c"] });
