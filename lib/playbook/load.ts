@@ -70,12 +70,9 @@ export function loadPlaybook(text: string | null): LoadResult {
   if (!isRecord(raw)) return { playbook: emptyPlaybook(), warnings: [`the playbook is ${kindOf(raw)}, not a JSON object with key_points: starting with an empty playbook`] };
 
   const warnings: string[] = [];
-  let version = PLAYBOOK_VERSION;
-  if (typeof raw.version === "string" && raw.version !== "") version = raw.version;
-  else if (typeof raw.version === "number") {
-    version = String(raw.version);
-    warnings.push(`version is the number ${raw.version}: kept as the text "${version}"`);
-  } else if (raw.version !== undefined) warnings.push(`version is ${show(raw.version)}, not a text: taken as "${PLAYBOOK_VERSION}"`);
+  let version: string | number = PLAYBOOK_VERSION;
+  if ((typeof raw.version === "string" && raw.version !== "") || (typeof raw.version === "number" && Number.isFinite(raw.version))) version = raw.version;
+  else if (raw.version !== undefined) warnings.push(`version is ${show(raw.version)}, not a text: taken as "${PLAYBOOK_VERSION}"`);
   let last_updated: string | null = null;
   if (typeof raw.last_updated === "string") last_updated = raw.last_updated;
   else if (raw.last_updated !== undefined && raw.last_updated !== null) warnings.push(`last_updated is ${show(raw.last_updated)}, not a time: taken as null`);

@@ -23,7 +23,8 @@ export type PlaybookEntry = z.infer<typeof playbookEntrySchema>;
 
 export const playbookSchema = z
   .looseObject({
-    version: z.string().min(1),
+    /** "1.0" in the seed; a file's number is kept as it is, as the ACE fork keeps it. */
+    version: z.union([z.string().min(1), z.number()]),
     last_updated: z.string().nullable(),
     key_points: z.array(playbookEntrySchema),
   })

@@ -376,9 +376,10 @@ describe("files: what is kept", () => {
     }
   });
 
-  it("a version that is a number is kept as its text, with a warning; a missing version is 1.0", () => {
-    expect(load({ version: 2, key_points: [] })).toEqual({ playbook: { version: "2", last_updated: null, key_points: [] }, warnings: ['version is the number 2: kept as the text "2"'] });
+  it("a version that is a number is kept as it is; deliberately, a missing version is 1.0 and one that is neither is 1.0 with a warning", () => {
+    expect(load({ version: 1.5, key_points: [] })).toEqual({ playbook: { version: 1.5, last_updated: null, key_points: [] }, warnings: [] });
     expect(load({ key_points: [] }).playbook).toEqual({ version: "1.0", last_updated: null, key_points: [] });
+    expect(load({ version: null, key_points: [] })).toEqual({ playbook: { version: "1.0", last_updated: null, key_points: [] }, warnings: ['version is null, not a text: taken as "1.0"'] });
   });
 
   it("deliberately: entries without text, empty texts and items that are not entries are skipped with a warning (the fork keeps dicts without text, then fails formatting them)", () => {
