@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Command } from "commander";
-import { ConflictingDefinitionError, EVAL_DIR, formatIssue, resolveConstitution, type ConstitutionIssue, type ResolvedPrinciple } from "@/lib/constitution";
+import { ConflictingDefinitionError, CORE_DOMAIN_LABEL, EVAL_DIR, formatIssue, resolveConstitution, type ConstitutionIssue, type ResolvedPrinciple } from "@/lib/constitution";
 import { formatBytes, MAX_CONSTITUTION_BYTES, MAX_FILE_BYTES } from "@/lib/constitution/limits";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR, writeConstitution } from "@/lib/files/constitution";
 import { CliError } from "../errors";
@@ -12,7 +12,7 @@ const DEFAULT_DIR = path.relative(process.cwd(), SHIPPED_CONSTITUTION_DIR) || ".
 function printPrinciples(principles: ResolvedPrinciple[]): void {
   for (const p of principles) {
     const priority = p.priority === p.base_priority ? `${p.priority}` : `${p.priority} (was ${p.base_priority}, ${p.overridden_by})`;
-    const label = p.overlay ?? (p.domain ? `core, labelled ${p.domain}` : null);
+    const label = p.overlay ?? (p.domain && p.domain !== CORE_DOMAIN_LABEL ? `core, labelled ${p.domain}` : null);
     console.log(`${p.level.padEnd(4)}  ${priority.padEnd(24)}  ${p.id.padEnd(22)}  ${p.title}${label ? `  [${label}]` : ""}`);
   }
 }
