@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeUserFeedback, assignCredit, sessionStateSchema } from "@/lib/credit";
@@ -8,8 +10,8 @@ import { EXIT } from "./errors";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
 
-function charter(command: "feedback" | "credit", input: unknown) {
-  const result = spawnSync(process.execPath, [BIN, command, "--json"], { input: typeof input === "string" ? input : JSON.stringify(input), encoding: "utf8", timeout: 60_000 });
+function charter(command: "feedback" | "credit", input: unknown, args: string[] = []) {
+  const result = spawnSync(process.execPath, [BIN, command, "--json", ...args], { input: typeof input === "string" ? input : JSON.stringify(input), encoding: "utf8", timeout: 60_000 });
   return { code: result.status, stderr: result.stderr, body: result.status === 0 ? (JSON.parse(result.stdout) as unknown) : null };
 }
 
@@ -58,6 +60,28 @@ describe("charter credit --json", () => {
     expect(body).toEqual({ outcome: { status, score, signals }, principle_credits, warnings: [] });
     expect(Object.keys(body as object)).toEqual(["outcome", "principle_credits", "warnings"]);
     expect((body as { principle_credits: { principle_id: string }[] }).principle_credits.map((c) => c.principle_id)).toEqual(SESSION.injectedPrinciples);
+  }, 60_000);
+
+  it("credits an evolver-harness session file named as an argument, calls without succeeded counted successes", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "charter-credit-"));
+    const file = path.join(dir, "b8f6.json");
+    writeFileSync(file, JSON.stringify({ sessionId: "b8f6", prompts: ["Tidy the README"], injectedPrinciples: ["P1"], toolCalls: [{ tool: "Edit", input: { file_path: "README.md" }, output: { filePath: "README.md" }, timestamp: "2025-11-29T20:30:09.000Z" }] }));
+    const { code, stderr, body } = charter("credit", "", [file]);
+    expect([code, stderr]).toEqual([EXIT.ok, ""]);
+    expect(body).toMatchObject({ outcome: { status: "success", signals: { tool_success_rate: 1, edit_count: 1 } }, principle_credits: [{ principle_id: "P1", reasoning: "tool_success=100%" }], warnings: [] });
+  }, 60_000);
+
+  it("warns on stderr about what looked wrong and still credits, exit 0", () => {
+    const { code, stderr, body } = charter("credit", { toolCalls: [{ input: {} }] });
+    expect(code).toBe(EXIT.ok);
+    expect(stderr).toBe('charter: warning: no sessionId: credited as session "unknown", as evolver-harness\'s SessionEnd does\ncharter: warning: toolCalls.0: no tool name; counted as a call that is not an edit\n');
+    expect((body as { outcome: { signals: { tool_success_rate: number } } }).outcome.signals.tool_success_rate).toBe(1);
+  }, 60_000);
+
+  it("refuses a file that cannot be read, naming it", () => {
+    const { code, stderr } = charter("credit", "", ["/nonexistent/charter-session.json"]);
+    expect(code).toBe(EXIT.invalid);
+    expect(stderr).toMatch(/^charter: cannot read \/nonexistent\/charter-session\.json: ENOENT/);
   }, 60_000);
 
   it.each([
