@@ -49,6 +49,14 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
     it("returns neutral for an ambiguous prompt", () => {
       expect(analyzeUserFeedback("can you also update the README with these changes", [], [])).toMatchObject({ type: "neutral", sentiment: 0.5 });
     });
+    it.each([
+      ["well done", "explicit_positive"],
+      ["thx", "explicit_positive"],
+      ["nope", "explicit_negative"],
+      ["go back to the old version", "explicit_negative"],
+    ])("differs (seed 003 wins): the branch's extra patterns make %j %s; the seed's do not match it", (prompt) => {
+      expect(analyzeUserFeedback(prompt, [], []).type).toBe("neutral");
+    });
     it("differs (seed 003 wins): the branch drops stop words such as 'please' before the overlap and calls this a retry; the seed's overlap is 2/4, so neutral", () => {
       expect(analyzeUserFeedback("please fix the authentication bug in login.ts again", ["fix the authentication bug in login.ts"], [{ tool: "Edit" }])).toEqual({
         sentiment: 0.5,
@@ -119,6 +127,14 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
     it("differs (seed 003 wins): with no call marked, the branch falls back to the output pattern; the seed counts every unmarked call a success", () => {
       const signals = computeOutcomeSignals(read({ sessionId: "s", toolCalls: [{ tool: "Bash", output: "Error: boom" }, { tool: "Read", output: "ok" }] }));
       expect([signals.tool_success_rate, signals.error_count]).toEqual([1, 1]);
+    });
+    it("differs (seed 003 wins): the branch stores no neutral feedback; the seed keeps every prompt's, and a neutral one counts in the average", () => {
+      expect(computeOutcomeSignals(read({ sessionId: "s", userFeedback: [fb(1, "explicit_positive", 0.9, 1), fb(0.5, "neutral", 0.5, 2)] })).avg_sentiment).toBe(0.75);
+    });
+    it("differs (seed 003 replaces it): main's SessionEnd calls errors without edits a failure scored 0.3; the seed's outcome is partial, 0.645", () => {
+      const outcome = inferEnrichedOutcome(read({ sessionId: "s", toolCalls: [{ tool: "Read", input: {}, output: "Error: file not found", timestamp: "" }] }));
+      expect(outcome.status).toBe("partial");
+      expect(outcome.score).toBeCloseTo(0.645, 12);
     });
     it("differs (seed 003 wins): the branch also counts succeeded: false as an error; the seed reads only the output", () => {
       expect(computeOutcomeSignals(read({ sessionId: "s", toolCalls: [{ tool: "Bash", output: "exit code: 2", succeeded: false }] })).error_count).toBe(0);
