@@ -214,6 +214,15 @@ describe("numbers as Pydantic's lax `int` reads them", () => {
     expect(problems(r)).toEqual([`overlays/medical.yaml:1:32: priority_overrides.SOFT.B.1: ${reason}`]);
   });
 
+  it.each([
+    ["`priority_overrides` as a list (moralstack reads it as none)", "priority_overrides: [SOFT.B.1]\n", "overlays/medical.yaml:1:21: priority_overrides: Invalid input: expected record, received array"],
+    ['`sensitive: "yes"` (Pydantic reads true)', 'sensitive: "yes"\n', "overlays/medical.yaml:1:12: sensitive: Invalid input: expected boolean, received string"],
+    ['`sensitive_risk_floor: "0.5"` (Pydantic reads 0.5)', 'sensitive_risk_floor: "0.5"\n', "overlays/medical.yaml:1:23: sensitive_risk_floor: Invalid input: expected number, received string"],
+    ["an empty keyword (moralstack drops it)", 'keywords: [fever, ""]\n', "overlays/medical.yaml:1:19: keywords[1]: must not be empty"],
+  ])("still refused: %s", (_label, text, expected) => {
+    expect(problems(parse({ "overlays/medical.yaml": text }))).toEqual([expected]);
+  });
+
   it("an empty `priority_overrides:` is no overrides, as moralstack reads it", () => {
     const r = parse({ "overlays/medical.yaml": "priority_overrides:\nadditional_principles: []\n" });
     expect(r.ok && r.constitution.overlays.medical!.priority_overrides).toEqual({});
