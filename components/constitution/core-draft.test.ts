@@ -109,10 +109,13 @@ describe("values the engine refuses reach it from the form, located at their fie
     expect(issueText(issues, `${at}.rule`)).toBeDefined();
   });
 
-  it("removing a principle that an overlay overrides breaks that overlay", () => {
+  // It broke that overlay before issue 12; an override of no principle is ignored with a warning now, as moralstack ignores it.
+  it("removing a principle that an overlay overrides leaves that overlay a warning", () => {
     const overridden = "SOFT.HONEST.1";
-    const issues = issuesFor({ ...draft, principles: draft.principles.filter((p) => p.id !== overridden) });
-    expect(issues.some((i) => i.file.startsWith("overlays/") && i.reason.includes(overridden))).toBe(true);
+    const result = parseConstitution(withCore(coreDraftToYaml({ ...draft, principles: draft.principles.filter((p) => p.id !== overridden) })));
+    // (The shipped evals name it too, and they stay errors: an eval must measure a principle that exists.)
+    expect(result.ok ? [] : result.issues.filter((i) => i.file.startsWith("overlays/"))).toEqual([]);
+    expect((result.warnings ?? []).some((w) => w.file.startsWith("overlays/") && w.reason.includes(overridden))).toBe(true);
   });
 });
 
