@@ -82,10 +82,12 @@ describe("constitution versions", () => {
 
   it("refuses a core.yaml that breaks another file, locating the issue there", async () => {
     const base = await current();
-    const without = serializeConstitution({ ...base.constitution, core: base.constitution.core.filter((p) => p.id !== "SOFT.HONEST.1") }).find((f) => f.path === CORE_FILE)!.text;
-    const error = await constitutionVersions.saveFile({ path: CORE_FILE, text: without, baseVersionId: base.id, message: "drop honesty", action: "constitution.save_core" }, actor).catch((e: unknown) => e);
+    // A core principle taking an overlay principle's id (since issue 12 an override of a removed principle is only a warning).
+    const medical = base.constitution.overlays.medical!.additional_principles[0]!;
+    const taken = serializeConstitution({ ...base.constitution, core: [...base.constitution.core, { ...medical, domain: null }] }).find((f) => f.path === CORE_FILE)!.text;
+    const error = await constitutionVersions.saveFile({ path: CORE_FILE, text: taken, baseVersionId: base.id, message: "take an overlay's id", action: "constitution.save_core" }, actor).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConstitutionInvalidError);
-    expect((error as ConstitutionInvalidError).issues.some((i) => i.file === "overlays/medical.yaml" && i.reason.includes("SOFT.HONEST.1"))).toBe(true);
+    expect((error as ConstitutionInvalidError).issues.some((i) => i.file === "overlays/medical.yaml" && i.reason.includes(`"${medical.id}" is already defined at core.yaml`))).toBe(true);
     expect((await current()).id).toBe(base.id);
   });
 
