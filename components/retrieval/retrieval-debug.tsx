@@ -40,6 +40,17 @@ export function RetrievalDebug({ debug }: { debug: DebugInfo }) {
             </ul>
           )}
         </Row>
+        <Row label="Warnings">
+          {(debug.warnings ?? []).length === 0 ? (
+            "none"
+          ) : (
+            <ul className="list-disc pl-4">
+              {debug.warnings.map((w, i) => (
+                <li key={i}>{w}</li>
+              ))}
+            </ul>
+          )}
+        </Row>
       </dl>
       <details>
         <summary className="cursor-pointer text-sm font-medium text-slate-700">Raw debug JSON</summary>
