@@ -40,7 +40,7 @@ function principleText(p: Principle): string {
 /**
  * The texts to embed, in a fixed order: each applicable overlay (domains by name; its
  * description without the `NOT for:` sentence, keywords and principle titles), then
- * each principle (core first, then the overlays' by domain name). Excluded overlays are
+ * each principle once (core first, then the overlays' by domain name). Excluded overlays are
  * never applied, so neither they nor their principles are embedded. A text depends
  * only on the domain or principle it describes: one that is unchanged keeps its text,
  * and so its stored vector, across versions.
@@ -57,7 +57,11 @@ export function semanticDocuments(constitution: Constitution): SemanticDocument[
       ["Principles", o.additional_principles.map((p) => p.title).join("; ")],
     ]),
   }));
-  const principles = [...constitution.core, ...overlays.flatMap((o) => o.additional_principles)].map((p) => ({ key: principleKey(p.id), text: principleText(p) }));
+  // An id two overlays define is one principle to the scores (keyed by id): the first definition by domain name is embedded.
+  const seen = new Set<string>();
+  const principles = [...constitution.core, ...overlays.flatMap((o) => o.additional_principles)]
+    .filter((p) => !seen.has(p.id) && seen.add(p.id))
+    .map((p) => ({ key: principleKey(p.id), text: principleText(p) }));
   return [...domains, ...principles];
 }
 
