@@ -74,12 +74,41 @@ describe("coreDraftFromYaml refuses only what the form cannot hold", () => {
     ["an unknown field", "principals: []\n", /principals is not a known field/],
     ["principles that are not a list", "principles: nope\n", /principles must be a list/],
     ["a list where text belongs", "description:\n  - a\n", /description must be a single value/],
-    ["a domain on a core principle", "principles:\n  - id: X\n    domain: medical\n", /principles\[0\]\.domain must be left out/],
+    ["a list as a core principle's domain label", "principles:\n  - id: X\n    domain: [core]\n", /principles\[0\]\.domain must be a single value/],
     ["an unknown principle field", "principles:\n  - id: X\n    colour: red\n", /principles\[0\]\.colour is not a known field/],
   ])("%s", (_, text, reason) => {
     const read = coreDraftFromYaml(text);
     expect(read.ok).toBe(false);
     if (!read.ok) expect(read.reason).toMatch(reason);
+  });
+});
+
+describe("a core principle's domain label (moralstack writes domain: core)", () => {
+  const text = [
+    "principles:",
+    "  # moralstack's shape",
+    "  - id: SOFT.FAIRNESS.1",
+    "    level: soft",
+    '    priority: "60"',
+    "    title: Fairness",
+    "    rule: Treat people fairly.",
+    "    domain: core",
+    "",
+  ].join("\n");
+
+  it("is read into the form and kept when another field is edited, and only that line changes", () => {
+    const draft = readOrThrow(text);
+    expect(draft.principles[0]?.domain).toBe("core");
+    const edited = coreDraftToYaml({ ...draft, principles: [{ ...draft.principles[0]!, title: "Fair play" }] }, { draft, text });
+    expect(edited).toBe(text.replace("title: Fairness", "title: Fair play"));
+  });
+
+  it("is written when set in the form and removed when cleared", () => {
+    const draft = readOrThrow(text);
+    const cleared = coreDraftToYaml({ ...draft, principles: [{ ...draft.principles[0]!, domain: "" }] }, { draft, text });
+    expect(cleared).not.toContain("domain:");
+    const labelled = coreDraftToYaml({ ...draft, principles: [{ ...draft.principles[0]!, domain: "fairness" }] }, { draft, text });
+    expect(labelled).toContain("    domain: fairness\n");
   });
 });
 

@@ -8,12 +8,13 @@ export type CoreDraft = { description: string; principles: PrincipleDraft[] };
 
 const CORE_FIELDS = new Set(["description", "principles"]);
 /** The keys `principleToYaml` writes for a core principle, in its order. */
-const WRITTEN_FIELDS = ["id", "level", "priority", "title", "rule", "examples_allow", "examples_deny", "remediation", "keywords"] as const;
+const WRITTEN_FIELDS = ["id", "level", "priority", "title", "rule", "examples_allow", "examples_deny", "remediation", "domain", "keywords"] as const;
 
 /**
  * Reads `core.yaml` into the form. Values the engine would refuse (a priority of 150,
  * an empty list of principles) are carried over; only shapes the form cannot hold
- * (YAML syntax errors, unknown fields, a domain on a core principle) are refused, with the reason.
+ * (YAML syntax errors, unknown fields, a list where a value belongs) are refused, with the reason.
+ * A core principle's `domain` label is kept (moralstack writes `domain: core`).
  */
 export function coreDraftFromYaml(text: string): DraftRead<CoreDraft> {
   return readMapping(text, (value) => {

@@ -18,6 +18,8 @@ export type PrincipleDraft = {
   examplesDeny: string;
   remediation: string;
   keywords: string;
+  /** A core principle's domain label (moralstack writes `domain: core`); empty for none, unused in overlays. */
+  domain: string;
 };
 
 /** A file read into a form, or the reason the form cannot hold it. */
@@ -38,6 +40,7 @@ export const emptyPrinciple = (): PrincipleDraft => ({
   examplesDeny: "",
   remediation: "",
   keywords: "",
+  domain: "",
 });
 
 const PRINCIPLE_FIELDS = new Set(["id", "level", "priority", "title", "rule", "examples_allow", "examples_deny", "remediation", "domain", "keywords", "keywords_block", "keywords_style"]);
@@ -68,12 +71,12 @@ export function flag(value: unknown, field: string): boolean {
 
 /**
  * Reads one principle at `at`. `domain` is the overlay it belongs to, whose name it may
- * repeat; for a core principle (null) the form has no place for a domain at all.
+ * repeat; a core principle (null) may carry any domain as a label, kept in the draft.
  */
 export function principleDraft(value: unknown, at: string, domain: string | null): PrincipleDraft {
   if (!isMapping(value)) throw new Unrepresentable(`${at} must be a mapping (key: value pairs)`);
   for (const key of Object.keys(value)) if (!PRINCIPLE_FIELDS.has(key)) throw new Unrepresentable(`${at}.${key} is not a known field`);
-  if (value.domain !== undefined && value.domain !== null && value.domain !== domain) throw new Unrepresentable(domain === null ? `${at}.domain must be left out: core principles belong to no domain` : `${at}.domain must be ${domain} or left out`);
+  if (domain !== null && value.domain !== undefined && value.domain !== null && value.domain !== domain) throw new Unrepresentable(`${at}.domain must be ${domain} or left out`);
   const keywords = [...list(value.keywords, `${at}.keywords`), ...list(value.keywords_block, `${at}.keywords_block`), ...list(value.keywords_style, `${at}.keywords_style`)];
   return {
     key: rowKey(),
@@ -86,6 +89,7 @@ export function principleDraft(value: unknown, at: string, domain: string | null
     examplesDeny: list(value.examples_deny, `${at}.examples_deny`).join("\n"),
     remediation: scalar(value.remediation, `${at}.remediation`),
     keywords: keywords.join(", "),
+    domain: domain === null ? scalar(value.domain, `${at}.domain`) : "",
   };
 }
 
@@ -128,7 +132,7 @@ export function numberOrText(text: string): number {
   return (trimmed !== "" && Number.isFinite(n) ? n : trimmed) as number;
 }
 
-/** The principle a form row describes, as the serializer takes it; `domain` is its overlay's, or null in core. */
+/** The principle a form row describes, as the serializer takes it; `domain` is its overlay's, or null in core (where the row's label is kept). */
 export function draftToPrinciple(p: PrincipleDraft, domain: string | null): Principle {
   return {
     id: p.id.trim(),
@@ -139,7 +143,7 @@ export function draftToPrinciple(p: PrincipleDraft, domain: string | null): Prin
     examples_allow: splitList(p.examplesAllow, "\n"),
     examples_deny: splitList(p.examplesDeny, "\n"),
     remediation: p.remediation,
-    domain,
+    domain: domain ?? (p.domain.trim() || null),
     keywords: splitList(p.keywords, ","),
   };
 }

@@ -30,6 +30,7 @@ export function PrincipleFields({
   onRemove: () => void;
 }) {
   const at = `${listField}[${index}]`;
+  const core = listField === "principles";
   const error = (field: string) => issueText(issues, `${at}.${field}`);
   const set = (field: keyof PrincipleDraft) => (e: { target: { value: string } }) => onChange({ ...principle, [field]: e.target.value });
   return (
@@ -69,9 +70,14 @@ export function PrincipleFields({
       <Field label="Remediation" error={error("remediation")}>
         <TextArea rows={2} value={principle.remediation} onChange={set("remediation")} />
       </Field>
-      <Field label="Principle keywords" hint="Comma-separated." error={error("keywords") ?? error("domain")}>
+      <Field label="Principle keywords" hint="Comma-separated." error={error("keywords") ?? (core ? undefined : error("domain"))}>
         <Input value={principle.keywords} onChange={set("keywords")} />
       </Field>
+      {core ? (
+        <Field label="Domain label" hint="Optional. A core principle is always in force; a label (moralstack writes core) only ranks it as more specific when priorities tie." error={error("domain")}>
+          <Input value={principle.domain} onChange={set("domain")} className="font-mono" />
+        </Field>
+      ) : null}
       {readOnly ? null : (
         <Button variant="danger" onClick={onRemove}>
           Remove principle {index + 1}

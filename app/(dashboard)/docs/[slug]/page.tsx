@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 
-const DOCS = ["constitution", "turns", "sessions", "principles", "playbook", "retrieval", "evals"] as const;
+const DOCS = ["constitution", "turns", "sessions", "principles", "playbook", "retrieval", "evals", "compatibility"] as const;
 
 export default async function DocPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
