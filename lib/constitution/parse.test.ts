@@ -117,7 +117,7 @@ describe("parseConstitution", () => {
     const medical = [
       "domain: medical",
       "audience: adults",
-      'sensitive: "yes"',
+      'sensitive: "maybe"',
       "additional_principles:",
       "  - {id: MED.A.1, level: soft, priority: 0, title: A, rule: Do A.}",
       "  - {id: MED.B.1, level: soft, priority: 60, title: B, rule: Do B.}",
@@ -131,7 +131,7 @@ describe("parseConstitution", () => {
   });
 
   it("reports the problems of every file, sorted by file, line and column", () => {
-    const medical = baseText("overlays/medical.yaml").replace("keywords: [headache, fever, dose]", 'keywords: [headache, fever, dose]\nsensitive: "yes"');
+    const medical = baseText("overlays/medical.yaml").replace("keywords: [headache, fever, dose]", 'keywords: [headache, fever, dose]\nsensitive: "maybe"');
     const legal = baseText("overlays/legal.yaml").replace("level: hard", "level: firm");
     const issues = issuesOf(withFiles([{ path: "overlays/medical.yaml", text: medical }, { path: "overlays/legal.yaml", text: legal }, { path: "notes.yaml", text: "a: 1\n" }]));
     expect(issues.map((i) => `${i.file}:${i.line}: ${i.field}`)).toEqual(["notes.yaml:1: (file)", "overlays/legal.yaml:14: additional_principles[1].level", "overlays/medical.yaml:4: sensitive"]);

@@ -216,11 +216,32 @@ describe("numbers as Pydantic's lax `int` reads them", () => {
 
   it.each([
     ["`priority_overrides` as a list (moralstack reads it as none)", "priority_overrides: [SOFT.B.1]\n", "overlays/medical.yaml:1:21: priority_overrides: Invalid input: expected record, received array"],
-    ['`sensitive: "yes"` (Pydantic reads true)', 'sensitive: "yes"\n', "overlays/medical.yaml:1:12: sensitive: Invalid input: expected boolean, received string"],
-    ['`sensitive_risk_floor: "0.5"` (Pydantic reads 0.5)', 'sensitive_risk_floor: "0.5"\n', "overlays/medical.yaml:1:23: sensitive_risk_floor: Invalid input: expected number, received string"],
-    ["an empty keyword (moralstack drops it)", 'keywords: [fever, ""]\n', "overlays/medical.yaml:1:19: keywords[1]: must not be empty"],
   ])("still refused: %s", (_label, text, expected) => {
     expect(problems(parse({ "overlays/medical.yaml": text }))).toEqual([expected]);
+  });
+
+  it.each([
+    ['`sensitive: "yes"` is true, as Pydantic reads it', 'sensitive: "yes"\n', "sensitive", true, 'overlays/medical.yaml:1:12: sensitive: is "yes", not true or false: read as true'],
+    ["`excluded: 0` is false", "excluded: 0\n", "excluded", false, "overlays/medical.yaml:1:11: excluded: is 0, not true or false: read as false"],
+    ['`sensitive_risk_floor: "0.5"` is 0.5', 'sensitive_risk_floor: "0.5"\n', "sensitive_risk_floor", 0.5, 'overlays/medical.yaml:1:23: sensitive_risk_floor: is the text "0.5": read as the number 0.5'],
+  ])("%s, with a warning", (_label, text, field, value, warning) => {
+    const r = parse({ "overlays/medical.yaml": text });
+    expect(r.ok && (r.constitution.overlays.medical as Record<string, unknown>)[field]).toBe(value);
+    expect(warnings(r)).toEqual([warning]);
+  });
+
+  it('`sensitive: "maybe"` is still refused (Pydantic refuses it too)', () => {
+    expect(problems(parse({ "overlays/medical.yaml": 'sensitive: "maybe"\n' }))).toEqual(["overlays/medical.yaml:1:12: sensitive: Invalid input: expected boolean, received string"]);
+  });
+
+  it("an empty keyword is left out, as moralstack drops it, with a warning", () => {
+    const r = parse({ "overlays/medical.yaml": 'keywords: [fever, ""]\nadditional_principles:\n  - {id: MED.A.1, level: soft, priority: 50, title: A, rule: Do A., keywords: ["", dose]}\n' });
+    expect(r.ok && r.constitution.overlays.medical!.keywords).toEqual(["fever"]);
+    expect(r.ok && r.constitution.overlays.medical!.additional_principles[0]!.keywords).toEqual(["dose"]);
+    expect(warnings(r)).toEqual([
+      "overlays/medical.yaml:1:19: keywords[1]: is an empty keyword: it matches nothing and is left out",
+      "overlays/medical.yaml:3:80: additional_principles[0].keywords[0]: is an empty keyword: it matches nothing and is left out",
+    ]);
   });
 
   it("an empty `priority_overrides:` is no overrides, as moralstack reads it", () => {
