@@ -89,7 +89,13 @@ test("an overlay is edited in the form view (version 2) and then in the YAML vie
   await editor.click();
   await page.keyboard.press("ControlOrMeta+End");
   for (let i = 0; i < "maybe".length; i++) await page.keyboard.press("Backspace");
+  // What moralstack's Pydantic reads ("no" is false) loads, with an amber warning at its line; Save is allowed.
+  await page.keyboard.type('"no"');
+  await expect(page.locator(".cm-lint-marker-error")).toHaveCount(0);
+  await expect(page.getByRole("status", { name: /1 warning in overlays\/medical\.yaml \(it loads\)/ })).toContainText('excluded: is "no", not true or false: read as false');
+  for (let i = 0; i < '"no"'.length; i++) await page.keyboard.press("Backspace");
   await page.keyboard.type("false");
+  await expect(page.getByRole("status", { name: /warning in overlays\/medical\.yaml/ })).toHaveCount(0);
   await expect(page.locator(".cm-lint-marker-error")).toHaveCount(0);
   await page.getByLabel("Commit message").fill("Mark medical as not excluded, explicitly");
   await expect(saveButton(page)).toBeEnabled();

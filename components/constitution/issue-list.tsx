@@ -1,7 +1,9 @@
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
 
-/** Every issue as `line:column field: reason`; issues in other files name their file. */
-/** Located issues (red, they stop a save) or warnings (amber: the file loads, but something in it is dubious). */
+/**
+ * Located issues (red, they stop a save) or warnings (amber: the file loads, but something
+ * in it is dubious), each as `line:column field: reason`; issues in other files name their file.
+ */
 export function IssueList({ issues, path, title, tone = "error" }: { issues: readonly ConstitutionIssue[]; path: string; title: string; tone?: "error" | "warning" }) {
   if (issues.length === 0) return null;
   return (
