@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 // Relative, and only a pure module: next.config.ts loads this file without the `@/` alias.
@@ -36,6 +37,15 @@ const scopeList = optionalText.pipe(
     .pipe(z.array(z.enum(API_KEY_SCOPES, { error: `must be ${API_KEY_SCOPES.join(", ")} or a comma-separated list of them` })))
     .optional(),
 );
+
+/** "10.0.0.5", "::1" or "10.0.0.0/24": an address, or a range with a prefix length that fits it. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -113,6 +123,15 @@ export const envSchema = z.object({
     .pipe(z.string().max(API_KEY_NAME_MAX_LENGTH, `must be at most ${API_KEY_NAME_MAX_LENGTH} characters`).optional())
     .describe(`Name of CHARTER_INIT_API_KEY (default "${INIT_API_KEY_DEFAULT_NAME}").`),
   CHARTER_INIT_API_KEY_SCOPE: scopeList.describe("Scopes of CHARTER_INIT_API_KEY: ingest (default), read, or ingest,read."),
+  CHARTER_TRUSTED_PROXIES: optionalText
+    .pipe(
+      z
+        .string()
+        .transform((value) => value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== ""))
+        .pipe(z.array(z.string().refine(isAddressOrRange, "must list IP addresses or CIDR ranges (such as 10.0.0.5 or 10.0.0.0/24), separated by commas")))
+        .optional(),
+    )
+    .describe("Reverse proxies (IPs or CIDR ranges, comma-separated) whose X-Forwarded-For is believed; unset, sign-in rate limits key on the connecting address."),
 });
 
 export type Env = z.infer<typeof envSchema>;
