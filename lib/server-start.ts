@@ -1,4 +1,5 @@
 import { firstAdminLink } from "@/lib/auth/bootstrap";
+import { installClientIpStamp } from "@/lib/auth/client-ip";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ensureConstitution } from "@/lib/services/constitution";
@@ -45,6 +46,8 @@ async function warmRoutes(selfUrl: string | undefined): Promise<void> {
 const WARM_ROUTES_MS = 30_000;
 
 export async function onServerStart(): Promise<void> {
+  // First, so that no request reaches a rate limit keyed on an address the client chose.
+  installClientIpStamp();
   markStarting(true);
   await applyInitOnStart();
   try {
