@@ -1,5 +1,10 @@
 import type { NextConfig } from "next";
 import { env } from "./lib/env";
+import { BASE_SECURITY_HEADERS, HSTS_HEADER, NO_CONTENT_CSP } from "./lib/http/security-headers";
+
+/** Static assets and the events API, which proxy.ts does not see (pages and other routes get their headers there). */
+const UNPROXIED_PATHS = ["/_next/:path*", "/api/v1/events"];
+const staticHeaders = [...Object.entries(BASE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })), { key: "content-security-policy", value: NO_CONTENT_CSP }];
 
 // Validating here makes a bad environment fail `next build` and `next start` at once.
 env();
@@ -11,6 +16,12 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
   // forbidden() renders app/forbidden.tsx with a 403 status.
   experimental: { authInterrupts: true },
+  async headers() {
+    return UNPROXIED_PATHS.flatMap((source) => [
+      { source, headers: staticHeaders },
+      { source, has: [{ type: "header" as const, key: "x-forwarded-proto", value: "https" }], headers: [{ ...HSTS_HEADER }] },
+    ]);
+  },
 };
 
 export default nextConfig;

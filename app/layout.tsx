@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 import { Providers } from "./providers";
@@ -8,7 +9,13 @@ export const metadata: Metadata = {
   description: "Govern AI agents with a written constitution.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/**
+ * Every page is rendered per request: proxy.ts gives each response a fresh CSP nonce
+ * that Next puts on its scripts, and a page prerendered at build time would carry
+ * scripts without it, which the browser refuses.
+ */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body>

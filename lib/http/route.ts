@@ -1,40 +1,62 @@
 import "server-only";
 import { z } from "zod";
-import { allows, resolveCaller, type Access, type Caller } from "@/lib/auth/caller";
+import { allows, apiKeyFrom, resolveCaller, type Access, type Caller } from "@/lib/auth/caller";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { baseUrl } from "@/lib/env";
 import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, UnavailableError, validationErrorFrom } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { assertSameOriginJson } from "./same-origin";
+import { NO_CONTENT_CSP, servedOverHttps, setSecurityHeaders } from "./security-headers";
 
 type RouteContext<P> = { params: Promise<P> };
 type Handler<P> = (input: { req: Request; caller: Caller | null; params: P }) => Promise<Response | unknown>;
 
 /**
- * The one wrapper for route handlers: resolves the caller, checks access, and maps
- * every thrown error to `{error: {code, message, details}}` with its status. A
- * handler's plain return value is sent as JSON.
+ * The one wrapper for route handlers: refuses a cookie's cross-origin or non-JSON
+ * write, resolves the caller, checks access, and maps every thrown error to
+ * `{error: {code, message, details}}` with its status. A handler's plain return
+ * value is sent as JSON. Every answer carries the security headers (proxy.ts does
+ * not run for these routes).
  */
 export function route<P = Record<string, never>>(access: Access | "public", handler: Handler<P>) {
-  return async (req: Request, context: RouteContext<P>): Promise<Response> => {
-    try {
-      let caller: Caller | null = null;
-      if (access !== "public") {
-        caller = await resolveCaller(req.headers);
-        if (!caller) throw new UnauthorizedError();
-        if (!allows(caller, access)) {
-          throw new ForbiddenError(
-            caller.kind === "api_key"
-              ? `This API key lacks the scope this route needs${access.scope ? ` (${access.scope})` : ""}.`
-              : `This needs the ${access.role} role or higher.`,
-          );
-        }
+  return async (req: Request, context: RouteContext<P>): Promise<Response> => withSecurityHeaders(await answer(access, handler, req, context), req);
+}
+
+async function answer<P>(access: Access | "public", handler: Handler<P>, req: Request, context: RouteContext<P>): Promise<Response> {
+  try {
+    let caller: Caller | null = null;
+    if (access !== "public") {
+      // Before the caller is resolved: a forged request costs no lookup and changes nothing.
+      if (!apiKeyFrom(req.headers)) assertSameOriginJson(req, baseUrl());
+      caller = await resolveCaller(req.headers);
+      if (!caller) throw new UnauthorizedError();
+      if (!allows(caller, access)) {
+        throw new ForbiddenError(
+          caller.kind === "api_key"
+            ? `This API key lacks the scope this route needs${access.scope ? ` (${access.scope})` : ""}.`
+            : `This needs the ${access.role} role or higher.`,
+        );
       }
-      const params = (await context?.params) ?? ({} as P);
-      const result = await handler({ req, caller, params });
-      return result instanceof Response ? result : Response.json(result);
-    } catch (error) {
-      return errorResponse(error);
     }
-  };
+    const params = (await context?.params) ?? ({} as P);
+    const result = await handler({ req, caller, params });
+    return result instanceof Response ? result : Response.json(result);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** Sets the security headers on an answer; one whose headers are immutable (a redirect, a fetched response) is copied first. */
+export function withSecurityHeaders(res: Response, req: Request): Response {
+  const options = { csp: NO_CONTENT_CSP, https: servedOverHttps(req) };
+  try {
+    setSecurityHeaders(res.headers, options);
+    return res;
+  } catch {
+    const copy = new Response(res.body, res);
+    setSecurityHeaders(copy.headers, options);
+    return copy;
+  }
 }
 
 /** Under overload every request fails the same way: one warning per this many milliseconds is enough. */
