@@ -1,5 +1,8 @@
+import { checkRows, type ChainBreak, type ChainCursor, type ChainRow } from "./audit-chain";
 import type { Prisma } from "./generated/prisma/client";
 import { db } from "./client";
+
+export type { ChainBreak } from "./audit-chain";
 
 /** Who did it: a user id (null for the system) and a readable label. */
 export type Actor = { id: string | null; label: string };
@@ -36,7 +39,8 @@ function json(value: unknown): Prisma.InputJsonValue | undefined {
 /**
  * The audit log repository. It can append and read, nothing else: the table is
  * append-only, and a database trigger refuses UPDATE and DELETE from anywhere.
- * Call `append` inside the same transaction as the change it records.
+ * Call `append` inside the same transaction as the change it records; the
+ * database places the row in the hash chain (see `auditChain`).
  */
 export const auditLog = {
   async append(tx: Tx, entry: AuditInput): Promise<void> {
@@ -66,5 +70,99 @@ export const auditLog = {
       take: limit,
     });
     return rows.map((row) => ({ ...row, id: row.id.toString() }));
+  },
+} as const;
+
+/** The result of walking the chain: intact, or the list of breaks, each naming its row. */
+export type ChainReport = {
+  intact: boolean;
+  /** Rows read. */
+  rows: number;
+  /** seq of the first row checked; "1" when the walk started at the chain's start. */
+  from: string | null;
+  /** seq and hash of the last row checked: record them to detect later removal of the newest rows. */
+  through: string | null;
+  headHash: string | null;
+  /** False when only the newest rows were checked (a window). */
+  complete: boolean;
+  breaks: ChainBreak[];
+  /** Breaks found beyond `maxBreaks`, counted but not listed. */
+  breaksOmitted: number;
+};
+
+const BATCH = 1000;
+
+// Fields exactly as the chain trigger hashes them: PostgreSQL prints jsonb and the timestamp.
+// They are text, so ORDER BY must name the table's columns, not these aliases.
+const CHAIN_COLUMNS = `"seq"::text AS "seq", "id"::text AS "id", to_char("at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at",
+  "actor_id" AS "actorId", "actor_label" AS "actorLabel", "action", "object_type" AS "objectType", "object_id" AS "objectId",
+  "before"::text AS "before", "after"::text AS "after", "prev_hash" AS "prevHash", "hash"`;
+
+/**
+ * Verification of the audit log's hash chain. Every row carries seq (1, 2, 3, ...),
+ * prev_hash and hash = SHA-256 of its canonical text (lib/db/audit-chain.ts); an
+ * edit shows as a hash mismatch, a deletion as a gap, an insertion as a duplicate
+ * seq, a prev_hash mismatch or a time earlier than its predecessor's.
+ */
+export const auditChain = {
+  /**
+   * Walks the chain in seq order, BATCH rows per query, so memory stays flat. With
+   * `window`, only the newest `window` rows are checked (their first row's link to
+   * the row before is taken on trust): the Audit page's bounded check.
+   */
+  async verify(options: { window?: number; maxBreaks?: number } = {}): Promise<ChainReport> {
+    const maxBreaks = options.maxBreaks ?? 100;
+    let start = 1n;
+    if (options.window !== undefined) {
+      const [head] = await db().$queryRawUnsafe<{ seq: string | null }[]>(`SELECT max("seq")::text AS "seq" FROM "audit_log"`);
+      const top = head?.seq ? BigInt(head.seq) : 0n;
+      const windowStart = top - BigInt(Math.max(1, options.window)) + 1n;
+      if (windowStart > 1n) start = windowStart;
+    }
+    const complete = start === 1n;
+    const breaks: ChainBreak[] = [];
+    let omitted = 0;
+    const add = (found: ChainBreak[]) => {
+      for (const b of found) {
+        if (breaks.length < maxBreaks) breaks.push(b);
+        else omitted += 1;
+      }
+    };
+
+    // Rows with no place in the chain sort nowhere: list them first.
+    const strays = await db().$queryRawUnsafe<ChainRow[]>(`SELECT ${CHAIN_COLUMNS} FROM "audit_log" WHERE "seq" IS NULL OR "seq" < 1 ORDER BY "audit_log"."id" LIMIT ${maxBreaks + 1}`);
+    if (complete) add(checkRows(strays, null).breaks);
+
+    let rows = 0;
+    let first: string | null = null;
+    let cursor: ChainCursor | null = null;
+    let key = { seq: (start - 1n).toString(), id: "-1" };
+    for (;;) {
+      const batch = await db().$queryRawUnsafe<ChainRow[]>(
+        `SELECT ${CHAIN_COLUMNS} FROM "audit_log" WHERE "seq" >= $1::bigint AND ("seq", "id") > ($2::bigint, $3::bigint) ORDER BY "audit_log"."seq", "audit_log"."id" LIMIT ${BATCH}`,
+        start.toString(),
+        key.seq,
+        key.id,
+      );
+      if (batch.length === 0) break;
+      const checked = checkRows(batch, cursor, { anchorOnly: cursor === null && !complete });
+      add(checked.breaks);
+      cursor = checked.last ?? cursor;
+      first ??= batch[0]?.seq ?? null;
+      rows += batch.length;
+      const last = batch.at(-1)!;
+      key = { seq: last.seq!, id: last.id };
+      if (batch.length < BATCH) break;
+    }
+    return {
+      intact: breaks.length === 0 && omitted === 0,
+      rows,
+      from: first,
+      through: cursor ? cursor.seq.toString() : null,
+      headHash: cursor?.hash ?? null,
+      complete,
+      breaks,
+      breaksOmitted: omitted,
+    };
   },
 } as const;
