@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "@/lib/version";
+import { registerAudit } from "./commands/audit";
 import { registerConstitution } from "./commands/constitution";
 import { registerCredit } from "./commands/credit";
 import { registerDb } from "./commands/db";
@@ -30,6 +31,7 @@ registerImport(program);
 registerHooks(program);
 registerCredit(program);
 registerPlaybook(program);
+registerAudit(program);
 
 
 try {
