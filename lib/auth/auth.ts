@@ -2,14 +2,16 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { admin, magicLink } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
-import { adminAc, defaultStatements } from "better-auth/plugins/admin/access";
+import { defaultStatements } from "better-auth/plugins/admin/access";
 import { db } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/prisma/client";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { baseUrl, env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { CLIENT_IP_HEADER } from "./client-ip";
 import { deliverSignInLink } from "./links";
 import { API_KEY_NAME_MAX_LENGTH, API_KEY_PREFIX } from "./roles";
 
@@ -18,10 +20,34 @@ export const SIGN_IN_LINK_TTL_SECONDS = 60 * 60;
 
 const ac = createAccessControl(defaultStatements);
 const noUserManagement = ac.newRole({ user: [], session: [] });
+// Impersonation is off: an impersonated session would put the wrong person in the audit log.
+const adminWithoutImpersonation = ac.newRole({
+  user: ["create", "list", "set-role", "ban", "delete", "set-password", "set-email", "set-phone", "get", "update"],
+  session: ["list", "revoke", "delete"],
+});
 
-// Only admins manage users; the finer ranks (viewer < editor < approver) are
-// Charter's own and are checked by lib/auth/roles.ts in the action client and route wrapper.
-const roles = { viewer: noUserManagement, editor: noUserManagement, approver: noUserManagement, admin: adminAc };
+// Better Auth's admin endpoints are not served (lib/auth/endpoints.ts): Charter's actions change
+// users. The finer ranks (viewer < editor < approver) are Charter's own and are checked by
+// lib/auth/roles.ts in the action client and route wrapper.
+const roles = { viewer: noUserManagement, editor: noUserManagement, approver: noUserManagement, admin: adminWithoutImpersonation };
+
+/** Said to whoever asks the sign-in page for a link for an address that has no account. */
+export const NOT_INVITED_MESSAGE = "This address is not invited to Charter: ask an admin to add you on the Users page.";
+
+/**
+ * Refuses a sign-in link for an address with no account (sign-up is closed) before a
+ * link is made. An anonymous caller learns whether an address is invited, and nothing
+ * else (not its role, not whether it is blocked): on a closed team tool that spares a
+ * person waiting for a link that can never work, and the per-address rate limit on
+ * this path (5 a minute) keeps guessing slow.
+ */
+const refuseUninvited = createAuthMiddleware(async (ctx) => {
+  if (ctx.path !== "/sign-in/magic-link") return;
+  const email = (ctx.body as { email?: unknown } | undefined)?.email;
+  if (typeof email !== "string") return;
+  const found = await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase());
+  if (!found) throw new APIError("FORBIDDEN", { code: "NOT_INVITED", message: NOT_INVITED_MESSAGE });
+});
 
 /** An error Better Auth logged and then swallowed, with the line it logged it under. */
 export type SwallowedError = { message: string; error: unknown };
@@ -79,15 +105,24 @@ function createAuth() {
     telemetry: { enabled: false },
     logger: { level: "warn", log: authLog },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    // Bookkeeping writes (an API key's last-used time) run after the answer; a failed one is logged.
-    advanced: { backgroundTasks: { handler: (task) => void task.catch((error: unknown) => authLog("warn", "background task failed", error)) } },
+    advanced: {
+      // Bookkeeping writes (an API key's last-used time) run after the answer; a failed one is logged.
+      backgroundTasks: { handler: (task) => void task.catch((error: unknown) => authLog("warn", "background task failed", error)) },
+      // Rate limits key on the address the server stamped from the socket (lib/auth/client-ip.ts),
+      // never on a header the client chose; without the stamp every caller shares one bucket.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    // On in every environment (Better Auth's default is production only), so that tests measure it.
+    rateLimit: { enabled: true },
+    hooks: { before: refuseUninvited },
+    disabledPaths: ["/admin/impersonate-user", "/admin/stop-impersonating"],
     plugins: [
       admin({ ac, roles, defaultRole: "viewer", adminRoles: ["admin"] }),
       magicLink({
         expiresIn: SIGN_IN_LINK_TTL_SECONDS,
         disableSignUp: true,
         storeToken: "hashed",
-        sendMagicLink: ({ email, url }) => deliverSignInLink(email, url),
+        sendMagicLink: ({ email, url, metadata }) => deliverSignInLink(email, url, metadata),
       }),
       apiKey({
         defaultPrefix: API_KEY_PREFIX,

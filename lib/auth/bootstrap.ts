@@ -4,9 +4,14 @@ import { db } from "@/lib/db/client";
 import { auth } from "./auth";
 import { captureSignInLink } from "./links";
 
-/** Makes a single-use sign-in link for an existing user (no e-mail is sent). */
+/** Where a used or expired link lands: the sign-in page, which says what went wrong from `?error=`. */
+export const SIGN_IN_ERROR_PATH = "/sign-in";
+
+/** Makes a single-use sign-in link for an existing user (no e-mail is sent, nothing is logged). */
 export async function issueSignInLink(email: string, callbackURL = "/"): Promise<string> {
-  return captureSignInLink(email, () => auth().api.signInMagicLink({ body: { email, callbackURL }, headers: new Headers() }));
+  return captureSignInLink(email, (metadata) =>
+    auth().api.signInMagicLink({ body: { email, callbackURL, errorCallbackURL: SIGN_IN_ERROR_PATH, metadata }, headers: new Headers() }),
+  );
 }
 
 /** Creates the user as an admin, or promotes an existing one; audited. */
@@ -45,7 +50,7 @@ export async function firstAdminLink(email: string): Promise<string | null> {
  * admin (the CLI, CHARTER_INIT_API_KEY) are owned by this admin.
  */
 export async function ensureAdmin(email: string, actor: Actor = SYSTEM_ACTOR): Promise<{ id: string; email: string; appointed: boolean }> {
-  const first = await db().user.findFirst({ where: { role: "admin" }, orderBy: { createdAt: "asc" }, select: { id: true, email: true } });
+  const first = await db().user.findFirst({ where: { role: "admin", banned: { not: true } }, orderBy: { createdAt: "asc" }, select: { id: true, email: true } });
   if (first) return { ...first, appointed: false };
   const { id } = await upsertAdmin(email, "Admin", actor);
   return { id, email: email.toLowerCase(), appointed: true };

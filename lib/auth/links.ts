@@ -1,37 +1,48 @@
+import { randomUUID } from "node:crypto";
+import { log } from "@/lib/log";
+
 /**
- * Where sign-in links go. Charter sends no e-mail: a link is either handed back to the
- * code that asked for it (an admin inviting someone, the first-admin banner, the CLI)
- * or, when somebody asks for one on the sign-in page, written to the server log for
- * an admin to pass on.
+ * Where sign-in links go. Charter sends no e-mail and writes no link to its log: a link
+ * is handed back to the code that asked for it (an admin inviting someone or making a
+ * link on the Users page, the first-admin link at a fresh start, `charter users
+ * create-admin`), which shows or prints it in its own process. A link asked for on the
+ * sign-in page is made and dropped: the page tells the person to ask an admin.
  */
 type Waiter = (url: string) => void;
+
+/** The metadata field that ties a link to the capture that asked for it. */
+const CAPTURE_FIELD = "charterCapture";
 
 const globalLinks = globalThis as unknown as { __charterLinkWaiters?: Map<string, Waiter> };
 const waiters = (globalLinks.__charterLinkWaiters ??= new Map<string, Waiter>());
 
-/** Called by the magic-link plugin for every link it makes. */
-export function deliverSignInLink(email: string, url: string): void {
-  const key = email.toLowerCase();
-  const waiter = waiters.get(key);
-  if (waiter) {
-    waiters.delete(key);
+/** Called by the magic-link plugin for every link it makes; `metadata` is what the request carried. */
+export function deliverSignInLink(email: string, url: string, metadata?: Record<string, unknown>): void {
+  const capture = metadata?.[CAPTURE_FIELD];
+  const waiter = typeof capture === "string" ? waiters.get(capture) : undefined;
+  if (waiter && typeof capture === "string") {
+    waiters.delete(capture);
     waiter(url);
     return;
   }
-  console.log(`[charter] sign-in link requested for ${email}: ${url}`);
+  log.info(`sign-in link asked for ${email} on the sign-in page; it is not logged: an admin makes one on the Users page`);
 }
 
-/** Runs `request` and returns the link it caused to be delivered for `email`. */
-export async function captureSignInLink(email: string, request: () => Promise<unknown>): Promise<string> {
-  const key = email.toLowerCase();
+/**
+ * Runs `request` with the metadata to pass to the magic-link plugin and returns the link
+ * it made. The capture is keyed by a random id, not the address, so a link somebody asks
+ * for on the sign-in page at the same moment never lands here.
+ */
+export async function captureSignInLink(email: string, request: (metadata: Record<string, string>) => Promise<unknown>): Promise<string> {
+  const id = randomUUID();
   let captured: string | undefined;
-  waiters.set(key, (url) => {
+  waiters.set(id, (url) => {
     captured = url;
   });
   try {
-    await request();
+    await request({ [CAPTURE_FIELD]: id });
   } finally {
-    waiters.delete(key);
+    waiters.delete(id);
   }
   if (!captured) throw new Error(`No sign-in link was issued for ${email}.`);
   return captured;

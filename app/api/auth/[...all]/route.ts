@@ -1,5 +1,5 @@
-import { auth } from "@/lib/auth/auth";
+import { handleAuthRequest } from "@/lib/auth/endpoints";
 
-// Better Auth owns /api/auth/*: sign-in links, sessions, sign-out.
-export const GET = (req: Request) => auth().handler(req);
-export const POST = (req: Request) => auth().handler(req);
+// Only the Better Auth endpoints Charter's pages use are served; see lib/auth/endpoints.ts.
+export const GET = handleAuthRequest;
+export const POST = handleAuthRequest;
