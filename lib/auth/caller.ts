@@ -1,7 +1,8 @@
 import { isAPIError } from "better-auth/api";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { ServiceUnavailableError } from "@/lib/errors";
-import { API_KEY_RESOURCE, apiKeyScopeSchema, asRole, roleAtLeast, type ApiKeyScope, type Role } from "./roles";
+import { users } from "@/lib/db/users";
+import { API_KEY_RESOURCE, apiKeyScopeSchema, asRole, roleAtLeast, scopesAllowedFor, type ApiKeyScope, type Role } from "./roles";
 import { auth, withSwallowedErrors } from "./auth";
 
 /** Who is making a request: a signed-in person, or a machine holding an API key. */
@@ -48,10 +49,17 @@ async function resolveApiKey(key: string): Promise<Caller | null> {
     throw isDatabaseUnavailable(unchecked) ? new ServiceUnavailableError() : unchecked;
   }
   const granted = (result.key.permissions as Record<string, string[]> | null)?.[API_KEY_RESOURCE] ?? [];
-  const scopes = granted.flatMap((s) => {
+  const stored = granted.flatMap((s) => {
     const parsed = apiKeyScopeSchema.safeParse(s);
     return parsed.success ? [parsed.data] : [];
   });
+  // A key acts with at most its owner's current rights: a missing or blocked owner's key is refused,
+  // and a scope the owner's role no longer reaches is dropped (403 on the routes that need it).
+  const owner = await users.standing(result.key.referenceId).catch((error: unknown) => {
+    throw isDatabaseUnavailable(error) ? new ServiceUnavailableError() : error;
+  });
+  if (!owner || owner.blocked) return null;
+  const scopes = scopesAllowedFor(stored, owner.role);
   return { kind: "api_key", keyId: result.key.id, name: result.key.name ?? result.key.id, ownerId: result.key.referenceId, scopes };
 }
 

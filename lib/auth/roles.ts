@@ -18,6 +18,19 @@ export const API_KEY_SCOPES = ["ingest", "read"] as const;
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
 export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
 
+/**
+ * The least role a key's owner must hold, now, for the key to use a scope: a key acts
+ * with at most its owner's current rights. `read` reaches what every page shows
+ * (turns, recompute status, the OpenAPI document): viewer. `ingest` writes sessions,
+ * turns and scores through POST /api/v1/events, which a person needs editor for.
+ */
+export const API_KEY_SCOPE_MIN_ROLE: Record<ApiKeyScope, Role> = { read: "viewer", ingest: "editor" };
+
+/** The scopes of `granted` that an owner holding `role` may still use. */
+export function scopesAllowedFor(granted: readonly ApiKeyScope[], role: Role): ApiKeyScope[] {
+  return granted.filter((scope) => roleAtLeast(role, API_KEY_SCOPE_MIN_ROLE[scope]));
+}
+
 /** The permission resource under which API key scopes are stored. */
 export const API_KEY_RESOURCE = "charter";
 

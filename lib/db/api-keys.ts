@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { defaultKeyHasher } from "@better-auth/api-key";
 import { auth } from "@/lib/auth/auth";
-import { API_KEY_PREFIX, API_KEY_RESOURCE, apiKeyScopeSchema, type ApiKeyScope } from "@/lib/auth/roles";
+import { API_KEY_NAME_MAX_LENGTH, API_KEY_PREFIX, API_KEY_RESOURCE, API_KEY_SCOPES, apiKeyScopeSchema, type ApiKeyScope } from "@/lib/auth/roles";
 import { BadRequestError, ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
@@ -61,6 +61,9 @@ export const apiKeys = {
   async create(input: { name: string; scopes: ApiKeyScope[]; ownerId?: string }, actor: Actor): Promise<{ id: string; key: string }> {
     const ownerId = input.ownerId ?? actor.id;
     if (!ownerId) throw new BadRequestError("An API key needs an owner.");
+    // The form and the CLI check these too; a caller that does not still gets a clear 400, never the plugin's 500.
+    if (input.scopes.length === 0) throw new BadRequestError(`An API key needs at least one scope (${API_KEY_SCOPES.join(", ")}).`);
+    if (input.name.trim() === "" || input.name.length > API_KEY_NAME_MAX_LENGTH) throw new BadRequestError(`An API key's name must be 1 to ${API_KEY_NAME_MAX_LENGTH} characters.`);
     const created = await auth().api.createApiKey({
       body: { name: input.name, userId: ownerId, permissions: { [API_KEY_RESOURCE]: [...input.scopes] } },
     });

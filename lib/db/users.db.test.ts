@@ -37,7 +37,7 @@ describe("users repository", () => {
     const lone = await users.create({ email: `${unique("admin")}@example.com`, name: "Solo", role: "admin" }, actor);
     const others = await db().user.findMany({ where: { role: "admin", NOT: { id: lone.id } } });
     for (const other of others) await users.setRole(other.id, "viewer", actor);
-    await expect(users.setRole(lone.id, "editor", actor)).rejects.toThrow(/at least one admin/);
+    await expect(users.setRole(lone.id, "editor", actor)).rejects.toThrow(/at least one active admin/);
     expect((await db().user.findUnique({ where: { id: lone.id } }))?.role).toBe("admin");
   });
 
@@ -47,5 +47,36 @@ describe("users repository", () => {
     await users.setBlocked(user.id, true, actor);
     expect(await db().session.count({ where: { userId: user.id } })).toBe(0);
     expect((await db().user.findUnique({ where: { id: user.id } }))?.banned).toBe(true);
+  });
+});
+
+describe("the last active admin", () => {
+  /** Leaves exactly `count` active admins, made for the test, and returns them. */
+  async function onlyAdmins(count: number) {
+    const made = [];
+    for (let i = 0; i < count; i += 1) made.push(await users.create({ email: `${unique("adm")}@example.test`, name: "Adm", role: "admin" }, actor));
+    const others = await db().user.findMany({ where: { role: "admin", id: { notIn: made.map((m) => m.id) } } });
+    await db().user.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { role: "viewer" } });
+    return made;
+  }
+
+  it("cannot demote yourself after blocking the other admin: blocked admins do not count", async () => {
+    const [me, other] = await onlyAdmins(2);
+    const self = { id: me!.id, label: me!.email };
+    await users.setBlocked(other!.id, true, self);
+    expect(await users.countAdmins()).toBe(1);
+    const before = await db().auditLog.count();
+    await expect(users.setRole(me!.id, "viewer", self)).rejects.toThrow(/at least one active admin/);
+    expect((await db().user.findUniqueOrThrow({ where: { id: me!.id } })).role).toBe("admin");
+    expect(await db().auditLog.count()).toBe(before);
+  });
+
+  it("cannot be blocked, and a blocked admin can still be demoted", async () => {
+    const [last, spare] = await onlyAdmins(2);
+    await users.setBlocked(spare!.id, true, actor);
+    await expect(users.setBlocked(last!.id, true, actor)).rejects.toThrow(/at least one active admin/);
+    expect((await db().user.findUniqueOrThrow({ where: { id: last!.id } })).banned).toBe(false);
+    await users.setRole(spare!.id, "viewer", actor);
+    expect((await db().user.findUniqueOrThrow({ where: { id: spare!.id } })).role).toBe("viewer");
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Role } from "@/lib/auth/roles";
+import { asRole, type Role } from "@/lib/auth/roles";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
+import type { Prisma } from "./generated/prisma/client";
 
 export type UserRow = {
   id: string;
@@ -18,6 +19,20 @@ function toRow(user: { id: string; email: string; name: string; role: string | n
   return { id: user.id, email: user.email, name: user.name, role: (user.role ?? "viewer") as Role, banned: user.banned ?? false, createdAt: user.createdAt, lastSeenAt };
 }
 
+/** An admin who can sign in (`banned` is NULL on rows Better Auth made before the admin plugin). */
+const ACTIVE_ADMIN = { role: "admin", OR: [{ banned: false }, { banned: null }] } satisfies Prisma.UserWhereInput;
+
+const LAST_ADMIN = "Charter needs at least one active admin: promote or unblock someone else first.";
+
+/**
+ * The ids of the active admins, with their rows locked, so that two admins demoting
+ * or blocking each other at once cannot leave no usable admin.
+ */
+async function lockActiveAdmins(tx: Prisma.TransactionClient): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "user" WHERE role = 'admin' AND banned IS NOT TRUE FOR UPDATE`;
+  return rows.map((row) => row.id);
+}
+
 /** People who can sign in, their roles, and the changes to them (each audited). */
 export const users = {
   async list(): Promise<UserRow[]> {
@@ -28,8 +43,18 @@ export const users = {
     return rows.map((row) => toRow(row, row.sessions[0]?.updatedAt ?? null));
   },
 
+  /** Admins who can sign in: blocked admins do not count. */
   async countAdmins(): Promise<number> {
-    return db().user.count({ where: { role: "admin", banned: { not: true } } });
+    return db().user.count({ where: ACTIVE_ADMIN });
+  },
+
+  /**
+   * What an API key's owner may do now: the role, and whether the owner is blocked;
+   * null when the owner is gone. One indexed read, on every request made with a key.
+   */
+  async standing(userId: string): Promise<{ role: Role; blocked: boolean } | null> {
+    const row = await db().user.findUnique({ where: { id: userId }, select: { role: true, banned: true } });
+    return row ? { role: asRole(row.role), blocked: row.banned === true } : null;
   },
 
   async findByEmail(email: string): Promise<UserRow | null> {
@@ -50,15 +75,14 @@ export const users = {
     });
   },
 
-  /** Changes a role; the last admin cannot lose the admin role. Applies from the user's next request. */
+  /** Changes a role; the last active admin cannot lose the admin role. Applies from the user's next request. */
   async setRole(userId: string, role: Role, actor: Actor): Promise<UserRow> {
     return db().$transaction(async (tx) => {
-      // Row lock so that two admins demoting each other at once cannot leave no admin.
-      const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "user" WHERE role = 'admin' FOR UPDATE`;
+      const activeAdmins = await lockActiveAdmins(tx);
       const user = await tx.user.findUnique({ where: { id: userId } });
       if (!user) throw new NotFoundError(`No user with id ${userId}.`);
       if (user.role === role) return toRow(user, null);
-      if (user.role === "admin" && locked.length <= 1) throw new ConflictError("Charter needs at least one admin: promote someone else first.");
+      if (activeAdmins.includes(userId) && activeAdmins.length <= 1) throw new ConflictError(LAST_ADMIN);
       const row = await tx.user.update({ where: { id: userId }, data: { role } });
       await auditLog.append(tx, { actor, action: "user.set_role", objectType: "user", objectId: userId, before: { role: user.role }, after: { role } });
       return toRow(row, null);
@@ -68,9 +92,11 @@ export const users = {
   /** Blocks or unblocks sign-in; a blocked user's sessions end at once. */
   async setBlocked(userId: string, blocked: boolean, actor: Actor): Promise<UserRow> {
     return db().$transaction(async (tx) => {
+      const activeAdmins = await lockActiveAdmins(tx);
       const user = await tx.user.findUnique({ where: { id: userId } });
       if (!user) throw new NotFoundError(`No user with id ${userId}.`);
       if (blocked && actor.id === userId) throw new ConflictError("You cannot block yourself.");
+      if (blocked && activeAdmins.includes(userId) && activeAdmins.length <= 1) throw new ConflictError(LAST_ADMIN);
       const row = await tx.user.update({ where: { id: userId }, data: { banned: blocked, banReason: blocked ? "blocked by an admin" : null } });
       if (blocked) await tx.session.deleteMany({ where: { userId } });
       await auditLog.append(tx, { actor, action: blocked ? "user.block" : "user.unblock", objectType: "user", objectId: userId, before: { banned: user.banned ?? false }, after: { banned: blocked } });
