@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/auth/[...all]/route";
 import { apiKeys } from "@/lib/db/api-keys";
@@ -7,7 +9,7 @@ import { baseUrl, resetEnv } from "@/lib/env";
 import { setupTestDatabase, unique } from "@/test/db";
 import { auth } from "./auth";
 import { issueSignInLink } from "./bootstrap";
-import { CLIENT_IP_HEADER } from "./client-ip";
+import { CLIENT_IP_HEADER, installClientIpStamp } from "./client-ip";
 import { AUTH_BASE_PATH, PUBLIC_AUTH_ENDPOINTS } from "./endpoints";
 import { ROLES, type Role } from "./roles";
 
@@ -216,5 +218,38 @@ describe("asking for a sign-in link on the sign-in page", () => {
     const limited = statuses.filter((s) => s === 429).length;
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(limited).toBe(15);
+  });
+
+  it("over a real socket with the server's stamp installed, a client's own address header and a rotating X-Forwarded-For both hit the limit", async () => {
+    installClientIpStamp();
+    const user = await users.create({ email: `${unique("socket")}@example.test`, name: "Sock", role: "viewer" }, { id: null, label: "test" });
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+        void POST(new Request(new URL(req.url ?? "/", baseUrl()), { method: "POST", headers, body: Buffer.concat(chunks) }), context).then(async (answer) => {
+          res.writeHead(answer.status, { "content-type": "application/json" });
+          res.end(await answer.text());
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.2", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        const res = await fetch(`http://127.0.0.2:${port}${AUTH_BASE_PATH}/sign-in/magic-link`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: baseUrl(), "x-forwarded-for": `192.0.2.${i + 1}`, [CLIENT_IP_HEADER]: `198.51.100.${i + 1}` },
+          body: JSON.stringify({ email: user.email, callbackURL: "/" }),
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
