@@ -31,10 +31,13 @@ describe("the playbook in the database", () => {
     expect((await db().keyPoint.findUniqueOrThrow({ where: { name: a } })).status).toBe("pruned");
     const c = await playbookStore.add(`c ${unique("kp")}`, actor);
     expect(Number(c.slice(4))).toBeGreaterThan(Number(b.slice(4)));
-    await playbookStore.undo(a, actor);
+    // helpful 0, harmful 3 still meets the rule: undo puts it back in the queue, not into use.
+    expect(await playbookStore.undo(a, actor)).toBe("proposed");
     const restored = await playbookStore.get(a);
-    expect(restored).toMatchObject({ status: "active", harmful: 3 });
+    expect(restored).toMatchObject({ status: "proposed", helpful: 0, harmful: 3 });
     expect(restored.evaluations).toHaveLength(3);
+    await playbookStore.reject([a], actor);
+    expect((await db().keyPoint.findUniqueOrThrow({ where: { name: a } })).status).toBe("active");
     // Kept by a person at harmful 3: proposed again only when harmful grows.
     expect((await playbookStore.applyExtraction({ new_key_points: [], evaluations: [] }, null, actor)).proposed).not.toContain(a);
     expect((await playbookStore.applyExtraction(harmful(a, 1), null, actor)).proposed).toEqual([a]);
@@ -42,7 +45,7 @@ describe("the playbook in the database", () => {
     expect((await db().keyPoint.findUniqueOrThrow({ where: { name: a } })).status).toBe("active");
     await expect(playbookStore.approve([a], actor)).rejects.toThrow(/not proposed/);
     const audit = await db().auditLog.findMany({ where: { objectId: a, objectType: "key_point" }, orderBy: { id: "asc" } });
-    expect(audit.map((e) => e.action)).toEqual(["key_point.create", "key_point.prune_approve", "key_point.prune_undo", "key_point.prune_reject"]);
+    expect(audit.map((e) => e.action)).toEqual(["key_point.create", "key_point.prune_approve", "key_point.prune_undo", "key_point.prune_reject", "key_point.prune_reject"]);
   });
 
   it("imports a legacy playbook by seed 004's rules and moves the name sequence past it", async () => {

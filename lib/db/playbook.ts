@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { formatKeypointName, formatPlaybook, highestKptNumber, PLAYBOOK_VERSION, PRUNE_HARMFUL_FLOOR, quoteText, trustRatio, type ExtractionResult, type Playbook, type PlaybookEntry } from "@/lib/playbook";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { formatKeypointName, formatPlaybook, highestKptNumber, PLAYBOOK_VERSION, quoteText, trustRatio, type ExtractionResult, type Playbook, type PlaybookEntry } from "@/lib/playbook";
+import { NotFoundError } from "@/lib/errors";
 import type { Prisma } from "./generated/prisma/client";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
+import { pruneQueue, recheckProposals } from "./prune-queue";
 
 type Tx = Prisma.TransactionClient;
 // Many reflections may land at once (a batch of SessionEnds): wait for a connection rather than fail.
@@ -36,19 +37,6 @@ async function moveSequencePast(tx: Tx, atLeast: bigint): Promise<void> {
         (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM key_point_name_seq),
         (SELECT coalesce(max(substring(name from '^kpt_([0-9]{1,18})(?:_|$)')::bigint), 0) FROM key_point),
         ${floor}::bigint) AS v) AS target`;
-}
-
-/**
- * Marks active key points that meet seed 004's prune rule as proposals, unless a
- * person kept them at their current harmful count (a rejected proposal returns only
- * when harmful grows further).
- */
-async function proposePrunes(tx: Tx): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ name: string }[]>`
-    UPDATE key_point SET status = 'proposed', updated_at = now()
-    WHERE status = 'active' AND harmful >= ${PRUNE_HARMFUL_FLOOR} AND harmful > helpful AND (kept_at_harmful IS NULL OR harmful > kept_at_harmful)
-    RETURNING name`;
-  return rows.map((r) => r.name);
 }
 
 /** The playbook in the database: entries, evaluation events as evidence, prune proposals decided by people. */
@@ -108,9 +96,16 @@ export const playbookStore = {
    * pruned) is skipped; each helpful or harmful rating is stored as an event and
    * counted in SQL; neutral ones change nothing; unknown ratings, unknown or pruned
    * names change nothing. Every skipped item is named in `warnings` (after the
-   * extraction's own). Then prune proposals: nothing is removed here.
+   * extraction's own). Counts are incremented in SQL, one point at a time in name
+   * order (so two reflections, or a reflection and an approval, lock rows in one
+   * order). Then the prune queue is re-checked (see recheckProposals): a proposal
+   * the new counts no longer support is withdrawn; nothing is removed here.
    */
-  async applyExtraction(extraction: ExtractionResult, sessionId: string | null, actor: Actor): Promise<{ added: string[]; evaluated: number; proposed: string[]; warnings: string[] }> {
+  async applyExtraction(
+    extraction: ExtractionResult,
+    sessionId: string | null,
+    actor: Actor,
+  ): Promise<{ added: string[]; evaluated: number; proposed: string[]; withdrawn: string[]; warnings: string[] }> {
     return db().$transaction(async (tx) => {
       const warnings = [...(extraction.warnings ?? [])];
       const texts = [...new Set(extraction.new_key_points.map((t) => t.trim()).filter((t) => t !== ""))];
@@ -141,58 +136,45 @@ export const playbookStore = {
       }
       const rated = [...new Set(extraction.evaluations.map((e) => e.name))];
       const status = new Map((await tx.keyPoint.findMany({ where: { name: { in: rated } }, select: { name: true, status: true } })).map((r) => [r.name, r.status]));
-      let evaluated = 0;
+      const counted: { name: string; rating: "helpful" | "harmful" }[] = [];
       for (const { name, rating } of extraction.evaluations) {
         const current = status.get(name);
         if (current === undefined) warnings.push(`a rating of ${name}, which is not in the playbook, was ignored`);
         else if (current === "pruned") warnings.push(`a rating of ${name}, which is pruned, was ignored`);
         else if (rating !== "helpful" && rating !== "harmful" && rating !== "neutral") warnings.push(`the rating ${JSON.stringify(rating)} of ${name} is not helpful, harmful or neutral: no change`);
         if (current === undefined || current === "pruned" || (rating !== "helpful" && rating !== "harmful")) continue;
-        const column = rating === "helpful" ? { helpful: { increment: 1 } } : { harmful: { increment: 1 } };
-        const updated = await tx.keyPoint.updateMany({ where: { name, status: { not: "pruned" } }, data: column });
-        if (updated.count === 0) continue;
-        await tx.keyPointEvaluation.create({ data: { id: randomUUID(), name, sessionId, rating } });
-        evaluated++;
+        counted.push({ name, rating });
       }
-      const proposed = await proposePrunes(tx);
-      await auditLog.append(tx, { actor, action: "playbook.apply_extraction", objectType: "session", objectId: sessionId ?? "(none)", after: { added, evaluated, proposed, ...(warnings.length ? { warnings } : {}) } });
-      return { added, evaluated, proposed, warnings };
+      const landed = new Set<string>();
+      for (const name of [...new Set(counted.map((c) => c.name))].sort()) {
+        const helpful = counted.filter((c) => c.name === name && c.rating === "helpful").length;
+        const harmful = counted.filter((c) => c.name === name && c.rating === "harmful").length;
+        // Re-read under the row lock: an approval that committed meanwhile wins, and the ratings are not counted.
+        const updated = await tx.$executeRaw`UPDATE key_point SET helpful = helpful + ${helpful}, harmful = harmful + ${harmful}, updated_at = now() WHERE name = ${name} AND status <> 'pruned'`;
+        if (updated === 0) warnings.push(`the ratings of ${name} were ignored: it was pruned meanwhile`);
+        else landed.add(name);
+      }
+      const kept = counted.filter((c) => landed.has(c.name));
+      for (const { name, rating } of kept) await tx.keyPointEvaluation.create({ data: { id: randomUUID(), name, sessionId, rating } });
+      const evaluated = kept.length;
+      const { proposed, withdrawn } = await recheckProposals(tx, [...landed], actor);
+      await auditLog.append(tx, {
+        actor,
+        action: "playbook.apply_extraction",
+        objectType: "session",
+        objectId: sessionId ?? "(none)",
+        after: { added, evaluated, proposed, ...(withdrawn.length ? { withdrawn } : {}), ...(warnings.length ? { warnings } : {}) },
+      });
+      return { added, evaluated, proposed, withdrawn, warnings };
     }, TX_OPTIONS);
   },
 
-  /** Approves prune proposals: the entries are removed from use, recoverably (undo restores them with their history). */
-  async approve(names: string[], actor: Actor): Promise<void> {
-    await this.decide(names, actor, "approve");
-  },
-
+  /** Approves prune proposals that still meet the rule under a row lock (see pruneQueue.approve); undo restores them with their history. */
+  approve: pruneQueue.approve,
   /** Rejects prune proposals: the entries stay, and are proposed again only if their harmful count grows. */
-  async reject(names: string[], actor: Actor): Promise<void> {
-    await this.decide(names, actor, "reject");
-  },
-
-  async decide(names: string[], actor: Actor, decision: "approve" | "reject"): Promise<void> {
-    await db().$transaction(async (tx) => {
-      for (const name of names) {
-        const row = await tx.keyPoint.findUnique({ where: { name } });
-        if (!row) throw new NotFoundError(`No key point ${name}.`);
-        if (row.status !== "proposed") throw new ConflictError(`${name} is not proposed for pruning (it is ${row.status}); reload the queue.`);
-        const data = decision === "approve" ? { status: "pruned", prunedAt: new Date() } : { status: "active", keptAtHarmful: row.harmful };
-        await tx.keyPoint.update({ where: { name }, data });
-        await auditLog.append(tx, { actor, action: `key_point.prune_${decision}`, objectType: "key_point", objectId: name, before: { status: row.status, helpful: row.helpful, harmful: row.harmful }, after: { status: data.status } });
-      }
-    });
-  },
-
-  /** Restores a pruned entry with its history; a person kept it, so it is not proposed again at this harmful count. */
-  async undo(name: string, actor: Actor): Promise<void> {
-    await db().$transaction(async (tx) => {
-      const row = await tx.keyPoint.findUnique({ where: { name } });
-      if (!row) throw new NotFoundError(`No key point ${name}.`);
-      if (row.status !== "pruned") throw new ConflictError(`${name} is not pruned.`);
-      await tx.keyPoint.update({ where: { name }, data: { status: "active", prunedAt: null, keptAtHarmful: row.harmful } });
-      await auditLog.append(tx, { actor, action: "key_point.prune_undo", objectType: "key_point", objectId: name, before: { status: "pruned" }, after: { status: "active" } });
-    });
-  },
+  reject: pruneQueue.reject,
+  /** Restores a pruned entry: to the queue if its counts still meet the rule, else into use. */
+  undo: pruneQueue.undo,
 
   /**
    * Imports a canonical playbook. An entry whose name is free, or names an entry with
@@ -200,36 +182,42 @@ export const playbookStore = {
    * a different key point gets a new name, so an import never overwrites another
    * point. Names that are not `kpt_NNN` are kept. The name sequence moves past the
    * imported `kpt_` numbers, never back. Other fields of an entry have no column:
-   * they are listed in `unkept`.
+   * they are listed in `unkept`. The prune queue is re-checked with the new counts; a
+   * pruned point stays pruned whatever its new counts (undo decides by them).
    */
-  async importPlaybook(playbook: Playbook, actor: Actor): Promise<{ created: number; updated: number; renamed: { from: string; to: string }[]; unkept: string[] }> {
+  async importPlaybook(
+    playbook: Playbook,
+    actor: Actor,
+  ): Promise<{ created: number; updated: number; renamed: { from: string; to: string }[]; unkept: string[]; proposed: string[]; withdrawn: string[] }> {
     return db().$transaction(async (tx) => {
       const unkept = new Set<string>();
       let created = 0;
       let updated = 0;
       const renamed: { from: string; to: string }[] = [];
+      const written: string[] = [];
       await moveSequencePast(tx, highestKptNumber(playbook.key_points.map((k) => k.name)));
       for (const k of playbook.key_points) {
         const existing = await tx.keyPoint.findUnique({ where: { name: k.name } });
         if (existing && existing.text === k.text) {
-          // The counts now may no longer meet the rule: a pending proposal goes back to active.
-          const stillMeets = k.harmful >= PRUNE_HARMFUL_FLOOR && k.harmful > k.helpful;
-          await tx.keyPoint.update({ where: { name: k.name }, data: { helpful: k.helpful, harmful: k.harmful, ...(existing.status === "proposed" && !stillMeets ? { status: "active" } : {}) } });
+          await tx.keyPoint.update({ where: { name: k.name }, data: { helpful: k.helpful, harmful: k.harmful } });
+          written.push(k.name);
           updated++;
         } else if (existing) {
           const name = await nextName(tx);
           await tx.keyPoint.create({ data: { name, text: k.text, helpful: k.helpful, harmful: k.harmful, source: "import" } });
           renamed.push({ from: k.name, to: name });
+          written.push(name);
           created++;
         } else {
           await tx.keyPoint.create({ data: { name: k.name, text: k.text, helpful: k.helpful, harmful: k.harmful, source: "import" } });
+          written.push(k.name);
           created++;
         }
         for (const field of Object.keys(k)) if (!ENTRY_FIELDS.has(field)) unkept.add(field);
       }
-      const proposed = await proposePrunes(tx);
-      await auditLog.append(tx, { actor, action: "playbook.import", objectType: "playbook", objectId: "playbook", after: { created, updated, renamed, proposed } });
-      return { created, updated, renamed, unkept: [...unkept] };
+      const { proposed, withdrawn } = await recheckProposals(tx, written, actor);
+      await auditLog.append(tx, { actor, action: "playbook.import", objectType: "playbook", objectId: "playbook", after: { created, updated, renamed, proposed, ...(withdrawn.length ? { withdrawn } : {}) } });
+      return { created, updated, renamed, unkept: [...unkept], proposed, withdrawn };
     });
   },
 
@@ -239,7 +227,7 @@ export const playbookStore = {
     return { version: PLAYBOOK_VERSION, last_updated: new Date().toISOString(), key_points: rows.map((r) => ({ name: r.name, text: r.text, helpful: r.helpful, harmful: r.harmful })) };
   },
 
-  /** The most trusted active key points, for injection, formatted as seed 004's lines. */
+  /** The most trusted active key points, for injection, formatted as seed 004's lines: a proposed or pruned point is never given to an agent. */
   async forInjection(limit: number): Promise<{ names: string[]; text: string }> {
     if (limit <= 0) return { names: [], text: "" };
     const rows = await db().$queryRaw<PlaybookEntry[]>`

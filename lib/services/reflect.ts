@@ -14,8 +14,13 @@ import { callLog } from "./constitution";
 
 export const NO_LLM_MESSAGE = "The reflector needs an OpenAI-compatible endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY if it needs one), then restart Charter.";
 
-/** A reflection applied what the reply held; `warnings` names each item it skipped (malformed, a duplicate text, an unknown name). */
-export type ReflectionOutcome = { status: "applied"; extraction: ExtractionResult; added: string[]; evaluated: number; proposed: string[]; warnings: string[] } | { status: "failed"; error: string };
+/**
+ * A reflection applied what the reply held; `warnings` names each item it skipped (malformed, a duplicate text, an unknown name);
+ * `proposed` and `withdrawn` are the prune proposals its counts made and took back.
+ */
+export type ReflectionOutcome =
+  | { status: "applied"; extraction: ExtractionResult; added: string[]; evaluated: number; proposed: string[]; withdrawn: string[]; warnings: string[] }
+  | { status: "failed"; error: string };
 
 function defaultLlm(): LlmPort {
   const settings = llmSettings();
@@ -48,7 +53,10 @@ export async function reflectSession(sessionId: string, actor: Actor, llm: LlmPo
         id: randomUUID(),
         sessionId,
         status: outcome.status,
-        result: outcome.status === "applied" ? { extraction: outcome.extraction, added: outcome.added, evaluated: outcome.evaluated, proposed: outcome.proposed, warnings: outcome.warnings } : undefined,
+        result:
+          outcome.status === "applied"
+            ? { extraction: outcome.extraction, added: outcome.added, evaluated: outcome.evaluated, proposed: outcome.proposed, withdrawn: outcome.withdrawn, warnings: outcome.warnings }
+            : undefined,
         error: outcome.status === "failed" ? outcome.error : null,
       },
     });
