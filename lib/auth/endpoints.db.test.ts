@@ -27,7 +27,6 @@ let ipCounter = 0;
 const freshIp = () => `198.18.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 
 const handlers = { GET, POST } as const;
-const context = { params: Promise.resolve({ all: [] as string[] }) };
 
 function call(method: "GET" | "POST", path: string, headers: Record<string, string>, body?: unknown): Promise<Response> {
   const url = new URL(`${AUTH_BASE_PATH}${path}`, baseUrl());
@@ -35,7 +34,7 @@ function call(method: "GET" | "POST", path: string, headers: Record<string, stri
   if (method === "GET") for (const [k, v] of Object.entries(body as Record<string, string>)) url.searchParams.set(k, v);
   else init.body = JSON.stringify(body);
   if (method === "POST") (init.headers as Record<string, string>)["content-type"] = "application/json";
-  return (handlers[method] as (req: Request, ctx: typeof context) => Promise<Response>)(new Request(url, init), context);
+  return handlers[method](new Request(url, init));
 }
 
 /** A session cookie for a new user of `role`, signed in through the real link and verify endpoint. */
@@ -229,7 +228,7 @@ describe("asking for a sign-in link on the sign-in page", () => {
       req.on("end", () => {
         const headers = new Headers();
         for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-        void POST(new Request(new URL(req.url ?? "/", baseUrl()), { method: "POST", headers, body: Buffer.concat(chunks) }), context).then(async (answer) => {
+        void POST(new Request(new URL(req.url ?? "/", baseUrl()), { method: "POST", headers, body: Buffer.concat(chunks) })).then(async (answer) => {
           res.writeHead(answer.status, { "content-type": "application/json" });
           res.end(await answer.text());
         });
