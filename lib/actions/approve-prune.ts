@@ -4,7 +4,7 @@ import { playbookStore } from "@/lib/db/playbook";
 import { pruneDecisionSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
-/** Approves prune proposals (approvers and admins); recoverable with undo. */
+/** Approves prune proposals (approvers and admins) that still meet the rule when decided; recoverable with undo. */
 export const approvePruneAction = defineAction({ role: "approver", input: pruneDecisionSchema }, async (input, { caller }) => {
   const actor = { id: caller.userId, label: caller.email };
   await playbookStore.approve(input.names, actor);
