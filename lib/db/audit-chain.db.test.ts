@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { migrateWithPrisma, unique } from "@/test/db";
-import { auditChain, auditLog } from "./audit";
+import { auditChain, auditLog, RECENT_WINDOW } from "./audit";
 import { GENESIS_HASH } from "./audit-chain";
 import { closeDb, db, switchDatabase } from "./client";
 
@@ -169,5 +169,12 @@ describe("audit hash chain", () => {
     const report = await auditChain.verify({ window: 3 });
     expect(report).toMatchObject({ complete: false, from: "13", through: "15", rows: 3 });
     expect(report.breaks.map((b) => b.seq)).toEqual(["15"]);
+  });
+
+  it("gives the Audit page the check of the newest rows, named by their first break", async () => {
+    const report = await auditChain.recent();
+    expect(report.rows).toBeLessThan(RECENT_WINDOW);
+    expect(report).toMatchObject({ complete: true, intact: false, through: "15" });
+    expect(report.breaks.map((b) => b.kind)).toEqual(["unchained", "edited", "missing", "relinked", "out_of_order"]);
   });
 });

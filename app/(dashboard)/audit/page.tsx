@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ChainStatus } from "@/components/audit/chain-status";
 import { Card, ErrorText, PageHeader, Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { requirePage } from "@/lib/auth/page";
-import { auditLog } from "@/lib/db/audit";
+import { auditChain, auditLog } from "@/lib/db/audit";
 import { auditQuerySchema } from "@/lib/schemas/audit";
 import { parseSearchParams, problemsText, type SearchParams } from "@/lib/schemas/query";
 
@@ -21,12 +22,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   await requirePage("approver");
   const { query, problems } = parseSearchParams(auditQuerySchema, await searchParams);
   const { before, type } = query;
-  const entries = await auditLog.list({ before, objectType: type, limit: PAGE_SIZE });
+  const [entries, chain] = await Promise.all([auditLog.list({ before, objectType: type, limit: PAGE_SIZE }), auditChain.recent()]);
   const last = entries.at(-1);
   return (
     <>
-      <PageHeader title="Audit log" description="Every change of state made by a person or an API key, newest first. Entries cannot be edited or deleted." />
+      <PageHeader title="Audit log" description="Every change of state made by a person or an API key, newest first. Entries cannot be edited or deleted, and each one is hashed with the one before it." />
       {problems.length > 0 ? <ErrorText>{problemsText(problems)}</ErrorText> : null}
+      <ChainStatus report={chain} />
       <Card>
         <Table head={["When", "Who", "Action", "Object", "Before", "After"]} empty={entries.length === 0 ? <p className="px-3 py-6 text-sm text-slate-500">No entries.</p> : null}>
           {entries.map((entry) => (
