@@ -55,6 +55,12 @@ export const envSchema = z.object({
     .transform((value) => (value?.trim() ? value.trim() : undefined))
     .pipe(postgresUrl.optional())
     .describe("PostgreSQL server to use. Unset: the embedded PGlite database in CHARTER_DATA_DIR."),
+  CHARTER_MIGRATE_DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .pipe(postgresUrl.optional())
+    .describe("PostgreSQL connection of the tables' owner, for migrations and `charter db grant-app-role`; DATABASE_URL is then the app's role, with only INSERT and SELECT on audit_log (docs/security.md). Unset: DATABASE_URL does both."),
   CHARTER_DATA_DIR: z
     .string()
     .trim()
