@@ -116,9 +116,9 @@ export function childEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs a command from the repository root; resolves with its output, rejects with CliError on failure. */
-export function run(command: string, args: string[], options: { quiet?: boolean; label: string }): Promise<string> {
+export function run(command: string, args: string[], options: { quiet?: boolean; label: string; env?: NodeJS.ProcessEnv }): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: childEnv(), stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const child = spawn(command, args, { cwd: ROOT, env: { ...childEnv(), ...options.env }, stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -130,10 +130,14 @@ export function run(command: string, args: string[], options: { quiet?: boolean;
   });
 }
 
-/** Applies pending Prisma migrations with the stock CLI (through the offline schema-engine stand-in). */
+/**
+ * Applies pending Prisma migrations with the stock CLI (through the offline schema-engine
+ * stand-in), as the tables' owner: CHARTER_MIGRATE_DATABASE_URL when set, else DATABASE_URL.
+ */
 export async function migrate(options: { quiet?: boolean } = {}): Promise<string> {
   const prismaCli = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
-  return run(process.execPath, [prismaCli, "migrate", "deploy"], { quiet: options.quiet ?? true, label: "Database migration" });
+  const owner = env().CHARTER_MIGRATE_DATABASE_URL;
+  return run(process.execPath, [prismaCli, "migrate", "deploy"], { quiet: options.quiet ?? true, label: "Database migration", env: owner ? { DATABASE_URL: owner } : undefined });
 }
 
 /** True when a migration in prisma/migrations has not been applied (or the database is new). */
