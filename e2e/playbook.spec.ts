@@ -116,7 +116,7 @@ test("an extraction rates the migrated entry harmful and adds a point; the entry
   await page.context().close();
 });
 
-test("the prune queue shows the evidence; approving prunes the entry and Undo restores it", async ({ browser }, testInfo) => {
+test("the prune queue shows the evidence; approving prunes the entry and Undo, as it still meets the rule, puts it back in the queue", async ({ browser }, testInfo) => {
   const page = await adminPage(browser);
   await openPlaybook(page);
   await page.getByTestId("prune-queue-link").click();
@@ -148,9 +148,11 @@ test("the prune queue shows the evidence; approving prunes the entry and Undo re
   await pruned.getByRole("button", { name: `Undo pruning ${name}` }).click();
   await expect(pruned).toHaveCount(0);
 
+  // Still helpful 0, harmful 3: undone, it waits in the queue again instead of going back into use.
+  await expect(page.getByTestId(`proposal-${name}`)).toContainText(TEXT.scored);
   await openPlaybook(page);
   const restored = row(page, TEXT.scored);
-  await expect(restored).toHaveAttribute("data-status", "active");
+  await expect(restored).toHaveAttribute("data-status", "proposed");
   await expect(restored.getByTestId("harmful")).toHaveText("3");
   await snap(page, testInfo, "playbook-undone");
   await page.context().close();
