@@ -116,7 +116,7 @@ export function childEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs a command from the repository root; resolves with its output, rejects with CliError on failure. */
-export function run(command: string, args: string[], options: { quiet?: boolean; label: string; env?: NodeJS.ProcessEnv }): Promise<string> {
+export function run(command: string, args: string[], options: { quiet?: boolean; label: string; env?: Record<string, string> }): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env: { ...childEnv(), ...options.env }, stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
     let output = "";
