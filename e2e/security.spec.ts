@@ -108,7 +108,13 @@ test("the Overview charts and the constitution YAML editor work under the CSP", 
 test("a page on another port of the same host can neither forge an event with the admin's cookie nor frame the dashboard", async ({ browser, baseURL }) => {
   const session = `e2e-forged-${RUN}`;
   const target = new URL("/api/v1/events", baseURL).toString();
-  const forged = JSON.stringify({ id: `${session}-prompt`, type: "UserPromptSubmit", session_id: session, prompt: "forged" });
+  // A whole turn (prompt and answer), so that had it been accepted, /api/v1/turns would list it.
+  const forged = JSON.stringify({
+    events: [
+      { id: `${session}-prompt`, type: "UserPromptSubmit", session_id: session, prompt: "forged" },
+      { id: `${session}-stop`, type: "Stop", session_id: session, response: "forged answer" },
+    ],
+  });
   const site = await foreignSite(`<!doctype html><title>elsewhere</title>
 <iframe id="frame" src="${baseURL}/"></iframe>
 <script>
@@ -122,17 +128,23 @@ test("a page on another port of the same host can neither forge an event with th
     page.on("console", (message) => {
       if (message.text().includes("frame-ancestors")) frameRefusals.push(message.text());
     });
-    const answer = page.waitForResponse((res) => res.url() === target);
     await page.goto(site.url);
-    expect((await answer).status()).toBe(403);
+    // The answer (403) is hidden from the page by CORS; the fetch settles once the server has answered.
     await page.evaluate(() => (window as unknown as { forged: Promise<string> }).forged);
     await expect.poll(() => frameRefusals.length).toBeGreaterThan(0);
 
     // Nothing was stored: the admin's own session asks for the forged session's turns.
     await page.goto("/");
-    const turns = await page.request.get(`/api/v1/turns?session=${session}`);
-    expect(turns.status()).toBe(200);
-    expect(((await turns.json()) as { rows: unknown[] }).rows).toEqual([]);
+    const turnsOf = async (id: string) => ((await (await page.request.get(`/api/v1/turns?session=${id}`)).json()) as { rows: unknown[] }).rows;
+    expect(await turnsOf(session)).toEqual([]);
+
+    // The same cookie from Charter's own page, as JSON, is accepted: the Origin made the difference.
+    const own = `e2e-own-${RUN}`;
+    const status = await page.evaluate(
+      async ({ url, id }) => (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: `${id}-prompt`, type: "UserPromptSubmit", session_id: id, prompt: "mine" }) })).status,
+      { url: target, id: own },
+    );
+    expect(status).toBe(200);
     await page.context().close();
   } finally {
     site.server.close();
