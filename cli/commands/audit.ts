@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { parseExpectedHead } from "@/lib/db/audit-chain";
 import { CliError, EXIT } from "../errors";
 import { withDatabase } from "../runtime";
 
@@ -10,7 +11,7 @@ Exit 0 when the chain is intact, 1 with the list of breaks otherwise.
 
 The newest rows could be removed without a trace inside the log itself: keep the
 "through" row and hash it prints somewhere the database's owner cannot write, and
-check later that the chain still contains them (docs/security.md).`;
+check later with --expect-head <through>:<hash> (docs/security.md).`;
 
 export function registerAudit(program: Command): void {
   const audit = program.command("audit").description("The audit log and its hash chain");
@@ -19,12 +20,15 @@ export function registerAudit(program: Command): void {
     .description("Check the audit log's hash chain; exit 1 naming each break")
     .option("--json", "print {intact, rows, from, through, headHash, breaks, breaksOmitted}")
     .option("--max-breaks <n>", "list at most this many breaks (default 100)")
+    .option("--expect-head <seq:hash>", "a row and hash recorded from an earlier run (through:headHash): fail unless that row is still there with that hash")
     .addHelpText("after", VERIFY_HELP)
-    .action(async (options: { json?: boolean; maxBreaks?: string }) => {
+    .action(async (options: { json?: boolean; maxBreaks?: string; expectHead?: string }) => {
       const maxBreaks = parseMaxBreaks(options.maxBreaks);
+      const expectHead = options.expectHead === undefined ? undefined : parseExpectedHead(options.expectHead);
+      if (expectHead === null) throw new CliError(`--expect-head must be <seq>:<64 hex digits>, as verify prints through and headHash (got "${options.expectHead}").`, EXIT.usage);
       const report = await withDatabase(async () => {
         const { auditChain } = await import("@/lib/db/audit");
-        return auditChain.verify({ maxBreaks });
+        return auditChain.verify({ maxBreaks, expectHead });
       });
       if (options.json) {
         const { complete: _complete, ...rest } = report;

@@ -177,4 +177,19 @@ describe("audit hash chain", () => {
     expect(report).toMatchObject({ complete: true, intact: false, through: "15" });
     expect(report.breaks.map((b) => b.kind)).toEqual(["unchained", "edited", "missing", "relinked", "out_of_order"]);
   });
+
+  it("checks a head recorded earlier: still there with its hash, or named as rewritten or deleted", async () => {
+    const [row14] = await db().auditLog.findMany({ where: { seq: 14n } });
+    const kinds = async (expectHead: { seq: bigint; hash: string }) => (await auditChain.verify({ expectHead })).breaks.filter((b) => b.kind === "rewritten" || b.seq === null);
+    expect(await kinds({ seq: 14n, hash: row14!.hash })).toEqual([]);
+    expect(await kinds({ seq: 14n, hash: "f".repeat(64) })).toEqual([expect.objectContaining({ seq: "14", kind: "rewritten" })]);
+    expect(await kinds({ seq: 99n, hash: "f".repeat(64) })).toEqual([
+      expect.objectContaining({ kind: "missing", reason: "row 99, recorded earlier, is gone: the chain ends at row 15, its newest rows were deleted" }),
+    ]);
+    await closeDb();
+    const bad = spawnSync(process.execPath, [path.join(ROOT, "bin/charter.mjs"), "audit", "verify", "--expect-head", "14:nothex"], { cwd: ROOT, env: fresh.cliEnv, encoding: "utf8" });
+    await fresh.reopen();
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--expect-head must be <seq>:<64 hex digits>");
+  });
 });

@@ -40,7 +40,7 @@ export function rowHash(row: Omit<ChainRow, "hash">): string {
   return createHash("sha256").update(canonicalText(row), "utf8").digest("hex");
 }
 
-export type ChainBreakKind = "edited" | "missing" | "relinked" | "out_of_order" | "duplicate" | "unchained";
+export type ChainBreakKind = "edited" | "missing" | "relinked" | "out_of_order" | "duplicate" | "unchained" | "rewritten";
 
 /** One place where the chain does not hold, named by the row where it shows. */
 export type ChainBreak = { seq: string | null; id: string; kind: ChainBreakKind; reason: string };
@@ -90,4 +90,13 @@ export function checkRows(rows: ChainRow[], previous: ChainCursor | null, option
     first = false;
   }
   return { breaks, last: prev };
+}
+
+/** A row and hash recorded earlier (`charter audit verify` prints them as through and headHash). */
+export type ExpectedHead = { seq: bigint; hash: string };
+
+/** Parses "<seq>:<hash>", as `--expect-head` takes it; null when malformed. */
+export function parseExpectedHead(text: string): ExpectedHead | null {
+  const match = /^([1-9][0-9]{0,18}):([0-9a-f]{64})$/.exec(text.trim().toLowerCase());
+  return match ? { seq: BigInt(match[1]!), hash: match[2]! } : null;
 }

@@ -1,4 +1,4 @@
-import { checkRows, type ChainBreak, type ChainCursor, type ChainRow } from "./audit-chain";
+import { checkRows, type ChainBreak, type ChainCursor, type ChainRow, type ExpectedHead } from "./audit-chain";
 import type { Prisma } from "./generated/prisma/client";
 import { db } from "./client";
 
@@ -118,7 +118,7 @@ export const auditChain = {
    * `window`, only the newest `window` rows are checked (their first row's link to
    * the row before is taken on trust): the Audit page's bounded check.
    */
-  async verify(options: { window?: number; maxBreaks?: number } = {}): Promise<ChainReport> {
+  async verify(options: { window?: number; maxBreaks?: number; expectHead?: ExpectedHead } = {}): Promise<ChainReport> {
     const maxBreaks = options.maxBreaks ?? 100;
     let start = 1n;
     if (options.window !== undefined) {
@@ -155,12 +155,21 @@ export const auditChain = {
       if (batch.length === 0) break;
       const checked = checkRows(batch, cursor, { anchorOnly: cursor === null && !complete });
       add(checked.breaks);
+      const expected = options.expectHead;
+      const recorded = expected ? batch.find((r) => r.seq === expected.seq.toString()) : undefined;
+      if (expected && recorded && recorded.hash !== expected.hash) {
+        add([{ seq: recorded.seq, id: recorded.id, kind: "rewritten", reason: `row ${expected.seq}: hash ${recorded.hash} is not the ${expected.hash} recorded earlier, the chain was rewritten up to it` }]);
+      }
       cursor = checked.last ?? cursor;
       first ??= batch[0]?.seq ?? null;
       rows += batch.length;
       const last = batch.at(-1)!;
       key = { seq: last.seq!, id: last.id };
       if (batch.length < BATCH) break;
+    }
+    if (options.expectHead && (cursor === null || cursor.seq < options.expectHead.seq)) {
+      const end = cursor ? `row ${cursor.seq}` : "no row";
+      add([{ seq: null, id: "", kind: "missing", reason: `row ${options.expectHead.seq}, recorded earlier, is gone: the chain ends at ${end}, its newest rows were deleted` }]);
     }
     return {
       intact: breaks.length === 0 && omitted === 0,
