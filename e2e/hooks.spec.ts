@@ -30,6 +30,7 @@ test("a Claude Code session arrives through the hooks and is scored", async ({ b
 
   const prompt = hook("UserPromptSubmit", "user-prompt-submit.json", baseURL!);
   expect(prompt.status, prompt.stderr).toBe(0);
+  expect(prompt.stdout, `the hook injected nothing; its stderr: ${prompt.stderr}`).not.toBe("");
   const output = JSON.parse(prompt.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
   expect(output.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
   expect(output.hookSpecificOutput.additionalContext).toMatch(/^Charter constitution \(version \d+\)/);
