@@ -116,6 +116,8 @@ test("an API key authenticates; once revoked it gets 401", async ({ browser, req
   await page.goto("/audit");
   await expect(page.getByText("api_key.revoke").first()).toBeVisible();
   await expect(page.getByText("api_key.create").first()).toBeVisible();
+  // Every row, these two included, is on the hash chain, and the page says it verifies.
+  await expect(page.getByTestId("audit-chain")).toContainText(/Chain verified\s*Verified through row \d+ \(all \d+ rows checked\)/);
   await context.close();
 });
 
