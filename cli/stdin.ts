@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type { z } from "zod";
 import { CliError } from "./errors";
 
@@ -9,18 +11,32 @@ export async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** Reads a JSON document from `file`, or from stdin when it is absent or "-"; bad JSON is one clear error. */
+export async function readJsonArgument(file: string | undefined): Promise<unknown> {
+  const fromStdin = file === undefined || file === "-";
+  let text: string;
+  if (fromStdin) text = await readStdin();
+  else {
+    try {
+      text = await readFile(path.resolve(file), "utf8");
+    } catch (error) {
+      throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${fromStdin ? "stdin" : file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The formatted issues of a failed parse, each naming its field. */
+export const issuesText = (issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix = "") =>
+  issues.map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "(root)"}: ${i.message}`).join("; ");
+
 /** Parses stdin as JSON against a schema; a bad document is one clear error naming the field. */
 export async function readJsonInput<S extends z.ZodType>(schema: S, what: string): Promise<z.output<S>> {
-  const text = await readStdin();
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`stdin is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    throw new CliError(`invalid ${what}: ${parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ")}`);
-  }
+  const parsed = schema.safeParse(await readJsonArgument(undefined));
+  if (!parsed.success) throw new CliError(`invalid ${what}: ${issuesText(parsed.error.issues)}`);
   return parsed.data;
 }

@@ -47,20 +47,18 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/** A PostgreSQL URL that may be unset; blank counts as unset. */
+const optionalPostgresUrl = () =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .pipe(postgresUrl.optional());
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .transform((value) => (value?.trim() ? value.trim() : undefined))
-    .pipe(postgresUrl.optional())
-    .describe("PostgreSQL server to use. Unset: the embedded PGlite database in CHARTER_DATA_DIR."),
-  CHARTER_MIGRATE_DATABASE_URL: z
-    .string()
-    .optional()
-    .transform((value) => (value?.trim() ? value.trim() : undefined))
-    .pipe(postgresUrl.optional())
-    .describe("PostgreSQL connection of the tables' owner, for migrations and `charter db grant-app-role`; DATABASE_URL is then the app's role, with only INSERT and SELECT on audit_log (docs/security.md). Unset: DATABASE_URL does both."),
+  DATABASE_URL: optionalPostgresUrl().describe("PostgreSQL server to use. Unset: the embedded PGlite database in CHARTER_DATA_DIR."),
+  CHARTER_MIGRATE_DATABASE_URL: optionalPostgresUrl().describe("PostgreSQL connection of the tables' owner, for migrations and `charter db grant-app-role`; DATABASE_URL is then the app's role, with only INSERT and SELECT on audit_log (docs/security.md). Unset: DATABASE_URL does both."),
   CHARTER_DATA_DIR: z
     .string()
     .trim()

@@ -2,8 +2,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { analyzeUserFeedback, assignCredit, readSessionState, SessionStateError } from "@/lib/credit";
 import { CliError } from "../errors";
-import { readJsonInput } from "../stdin";
-import { readJsonArgument } from "./score";
+import { readJsonArgument, readJsonInput } from "../stdin";
 
 /** `charter feedback --json` input: seed 003's analyzeUserFeedback arguments. */
 export const feedbackInputSchema = z.strictObject({

@@ -1,33 +1,8 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { constitutionalReward, PrincipleScore, TurnResultError, weightsSchema, type TurnResultInput } from "@/lib/reward";
 import { CliError } from "../errors";
-import { readStdin } from "../stdin";
-
-/** Reads a JSON document from `file`, or from stdin when it is absent or "-"; bad JSON is one clear error. */
-export async function readJsonArgument(file: string | undefined): Promise<unknown> {
-  const fromStdin = file === undefined || file === "-";
-  let text: string;
-  if (fromStdin) text = await readStdin();
-  else {
-    try {
-      text = await readFile(path.resolve(file), "utf8");
-    } catch (error) {
-      throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new CliError(`${fromStdin ? "stdin" : file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-/** The formatted issues of a failed parse, each naming its field. */
-export const issuesText = (issues: readonly { path: readonly PropertyKey[]; message: string }[], prefix = "") =>
-  issues.map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "(root)"}: ${i.message}`).join("; ");
+import { issuesText, readJsonArgument } from "../stdin";
 
 /** The keys of `charter score`'s envelope; an object with none of them is a bare TurnResult. */
 export const ENVELOPE_KEYS = ["action", "turn_result", "has_mutations", "weights"] as const;
