@@ -28,6 +28,9 @@ test("a Claude Code session arrives through the hooks and is scored", async ({ b
   await page.getByRole("button", { name: "Create key" }).click();
   key = await page.getByLabel("New API key").inputValue();
 
+  // The key was made a moment ago: one prompt of another session first, so that this test times the
+  // agent's path and not the server's first use of the new key (which can miss the hook's 1 s budget and be spooled).
+  expect(hook("UserPromptSubmit", "user-prompt-submit.json", baseURL!, { session_id: `${session}-warm-up` }).status).toBe(0);
   const prompt = hook("UserPromptSubmit", "user-prompt-submit.json", baseURL!);
   expect(prompt.status, prompt.stderr).toBe(0);
   expect(prompt.stdout, `the hook injected nothing; its stderr: ${prompt.stderr}`).not.toBe("");
