@@ -2,17 +2,18 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { admin, magicLink } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/admin/access";
 import { db } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/prisma/client";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { users } from "@/lib/db/users";
 import { baseUrl, env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { CLIENT_IP_HEADER } from "./client-ip";
-import { deliverSignInLink } from "./links";
+import { deliverSignInLink, isCapturedRequest } from "./links";
 import { API_KEY_NAME_MAX_LENGTH, API_KEY_PREFIX } from "./roles";
 
 /** Sign-in links are single use and live this long. */
@@ -35,19 +36,39 @@ const roles = { viewer: noUserManagement, editor: noUserManagement, approver: no
 export const NOT_INVITED_MESSAGE = "This address is not invited to Charter: ask an admin to add you on the Users page.";
 
 /**
- * Refuses a sign-in link for an address with no account (sign-up is closed) before a
- * link is made. An anonymous caller learns whether an address is invited, and nothing
- * else (not its role, not whether it is blocked): on a closed team tool that spares a
- * person waiting for a link that can never work, and the per-address rate limit on
- * this path (5 a minute) keeps guessing slow.
+ * Answers the sign-in page before a link is made. An address with no account (sign-up
+ * is closed) is refused; an invited one is told so, and no link is made, since Charter
+ * sends no e-mail: only an admin's action or the CLI, which capture the link they ask
+ * for (lib/auth/links.ts), reach the plugin. An anonymous caller learns whether an
+ * address is invited, and nothing else (not its role, not whether it is blocked): on a
+ * closed team tool that spares a person waiting for a link that can never work, and the
+ * per-address rate limit on this path (5 a minute) keeps guessing slow.
  */
-const refuseUninvited = createAuthMiddleware(async (ctx) => {
+const answerSignInPage = createAuthMiddleware(async (ctx) => {
   if (ctx.path !== "/sign-in/magic-link") return;
-  const email = (ctx.body as { email?: unknown } | undefined)?.email;
-  if (typeof email !== "string") return;
-  const found = await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase());
+  const body = ctx.body as { email?: unknown; metadata?: unknown } | undefined;
+  if (isCapturedRequest(body?.metadata)) return;
+  const email = typeof body?.email === "string" ? body.email : "";
+  const found = email ? await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase()) : null;
   if (!found) throw new APIError("FORBIDDEN", { code: "NOT_INVITED", message: NOT_INVITED_MESSAGE });
+  // The plugin's own answer, without its link.
+  return { status: true };
 });
+
+/**
+ * Better Auth's answer to a refused request (a wrong or used link, a not-invited address,
+ * a rate limit) is routine: it is not logged. Only a server error is.
+ */
+function onAuthApiError(error: unknown): void {
+  if (isAPIError(error) && error.statusCode < 500) return;
+  if (isDatabaseUnavailable(error)) return;
+  log.error("auth: request failed", error);
+}
+
+/** A session is made only by a sign-in link (every other way in is closed): each is an audited sign-in. */
+async function auditSignIn(session: { userId: string; ipAddress?: string | null }): Promise<void> {
+  await users.recordSession("sign_in", session.userId, { ip: session.ipAddress });
+}
 
 /** An error Better Auth logged and then swallowed, with the line it logged it under. */
 export type SwallowedError = { message: string; error: unknown };
@@ -114,7 +135,9 @@ function createAuth() {
     },
     // On in every environment (Better Auth's default is production only), so that tests measure it.
     rateLimit: { enabled: true },
-    hooks: { before: refuseUninvited },
+    hooks: { before: answerSignInPage },
+    onAPIError: { onError: onAuthApiError },
+    databaseHooks: { session: { create: { after: auditSignIn } } },
     disabledPaths: ["/admin/impersonate-user", "/admin/stop-impersonating"],
     plugins: [
       admin({ ac, roles, defaultRole: "viewer", adminRoles: ["admin"] }),

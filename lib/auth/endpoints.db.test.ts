@@ -163,11 +163,24 @@ describe("Better Auth endpoints through /api/auth/*", () => {
     ).rejects.toMatchObject({ statusCode: 403 });
   });
 
-  it("signs out through the allowed endpoint", async () => {
+  it("signs out through the allowed endpoint; the sign-in and the sign-out are audited as the person, with the stamped address", async () => {
+    const since = new Date();
     const cookie = await signedIn("viewer");
-    const res = await call("POST", "/sign-out", cookie, {});
+    const session = await auth().api.getSession({ headers: new Headers(cookie) });
+    const userId = session!.user.id;
+    const res = await call("POST", "/sign-out", { ...cookie, [CLIENT_IP_HEADER]: "198.51.100.77" }, {});
     expect(res.status).toBe(200);
     expect(await auth().api.getSession({ headers: new Headers(cookie) })).toBeNull();
+    // A second sign-out with the ended session changes nothing and records nothing.
+    expect((await call("POST", "/sign-out", cookie, {})).status).toBeLessThan(500);
+    const rows = await db().auditLog.findMany({ where: { objectId: userId, at: { gte: since } }, orderBy: { at: "asc" } });
+    expect(rows.map((r) => [r.action, r.actorId, r.actorLabel])).toEqual([
+      ["user.create", null, "test"],
+      ["user.sign_in", userId, session!.user.email],
+      ["user.sign_out", userId, session!.user.email],
+    ]);
+    expect(rows[1]!.after).toEqual({ ip: expect.stringMatching(/^198\.18\./) });
+    expect(rows[2]!.after).toEqual({ ip: "198.51.100.77" });
   });
 });
 
@@ -178,6 +191,29 @@ describe("asking for a sign-in link on the sign-in page", () => {
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ code: "NOT_INVITED", message: expect.stringMatching(/not invited/) });
     expect(await db().verification.count()).toBe(before);
+  });
+
+  it("tells an invited address it is invited, and makes no link for it (nobody would receive one)", async () => {
+    const user = await users.create({ email: `${unique("asker")}@example.test`, name: "Asker", role: "viewer" }, { id: null, label: "test" });
+    const before = await db().verification.count();
+    const res = await call("POST", "/sign-in/magic-link", {}, { email: user.email, callbackURL: "/", metadata: { charterCapture: "guessed" } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: true });
+    expect(await db().verification.count()).toBe(before);
+  });
+
+  it("logs no error line for refused requests: a stranger's address, a used link, a closed endpoint", async () => {
+    const lines: string[] = [];
+    const original = { error: console.error, warn: console.warn };
+    console.error = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+    try {
+      await call("POST", "/sign-in/magic-link", {}, { email: `${unique("quiet")}@example.test`, callbackURL: "/" });
+      await call("GET", "/magic-link/verify", {}, { token: "not-a-token", callbackURL: "/" });
+      await call("POST", "/admin/ban-user", credentials.viewer!, hostileBody());
+    } finally {
+      Object.assign(console, original);
+    }
+    expect(lines.filter((line) => /error/i.test(line))).toEqual([]);
   });
 
   it("never writes a link for an invited address to the log", async () => {

@@ -1,4 +1,6 @@
+import { users } from "@/lib/db/users";
 import { auth } from "./auth";
+import { CLIENT_IP_HEADER } from "./client-ip";
 
 /** Where Better Auth's handler is mounted (its default basePath). */
 export const AUTH_BASE_PATH = "/api/auth";
@@ -26,10 +28,18 @@ export function isPublicAuthEndpoint(method: string, url: string): boolean {
   return PUBLIC_AUTH_ENDPOINTS.has(`${method.toUpperCase()} ${pathname.slice(AUTH_BASE_PATH.length)}`);
 }
 
-/** The /api/auth/* handler: the allowed endpoints go to Better Auth, every other request is a 404 that changes nothing. */
+/**
+ * The /api/auth/* handler: the allowed endpoints go to Better Auth, every other request
+ * is a 404 that changes nothing. A sign-out that ends a session is audited (a sign-in
+ * is audited where its session is made, in lib/auth/auth.ts).
+ */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   if (!isPublicAuthEndpoint(req.method, req.url)) {
     return Response.json({ error: { code: "not_found", message: "No such endpoint." } }, { status: 404 });
   }
-  return auth().handler(req);
+  if (req.method.toUpperCase() !== "POST" || new URL(req.url).pathname !== `${AUTH_BASE_PATH}/sign-out`) return auth().handler(req);
+  const session = await auth().api.getSession({ headers: req.headers, query: { disableRefresh: true } }).catch(() => null);
+  const res = await auth().handler(req);
+  if (session && res.ok) await users.recordSession("sign_out", session.user.id, { ip: req.headers.get(CLIENT_IP_HEADER) });
+  return res;
 }

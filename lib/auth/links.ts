@@ -5,8 +5,9 @@ import { log } from "@/lib/log";
  * Where sign-in links go. Charter sends no e-mail and writes no link to its log: a link
  * is handed back to the code that asked for it (an admin inviting someone or making a
  * link on the Users page, the first-admin link at a fresh start, `charter users
- * create-admin`), which shows or prints it in its own process. A link asked for on the
- * sign-in page is made and dropped: the page tells the person to ask an admin.
+ * create-admin`), which shows or prints it in its own process. The sign-in page makes
+ * no link at all (lib/auth/auth.ts answers it before the plugin runs): it tells the
+ * person that the address is invited and to ask an admin.
  */
 type Waiter = (url: string) => void;
 
@@ -25,7 +26,14 @@ export function deliverSignInLink(email: string, url: string, metadata?: Record<
     waiter(url);
     return;
   }
-  log.info(`sign-in link asked for ${email} on the sign-in page; it is not logged: an admin makes one on the Users page`);
+  // Unreachable while only captures reach the plugin; should it happen, the link is dropped, not logged.
+  log.warn(`a sign-in link for ${email} was made with nobody to hand it to; it was dropped`);
+}
+
+/** True when `metadata` names a capture that is waiting for its link (`captureSignInLink`). */
+export function isCapturedRequest(metadata: unknown): boolean {
+  const capture = (metadata as Record<string, unknown> | null | undefined)?.[CAPTURE_FIELD];
+  return typeof capture === "string" && waiters.has(capture);
 }
 
 /**

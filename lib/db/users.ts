@@ -103,4 +103,17 @@ export const users = {
       return toRow(row, null);
     });
   },
+
+  /**
+   * Records a sign-in (a session made by a sign-in link) or a sign-out, as the person
+   * who did it. `where` is the client address the server stamped, when it had one.
+   */
+  async recordSession(kind: "sign_in" | "sign_out", userId: string, where: { ip?: string | null }): Promise<void> {
+    await db().$transaction(async (tx) => {
+      const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+      if (!user) return;
+      const after = where.ip ? { ip: where.ip } : undefined;
+      await auditLog.append(tx, { actor: { id: userId, label: user.email }, action: `user.${kind}`, objectType: "user", objectId: userId, after });
+    });
+  },
 } as const;
