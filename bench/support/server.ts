@@ -75,7 +75,7 @@ export async function startBenchServer(options: { port: number; scopes?: string[
       `const a = await upsertAdmin("bench@charter.local", "Bench");`,
       `const k = await apiKeys.create({ name: "bench", scopes: ${JSON.stringify(options.scopes ?? ["ingest"])} }, { id: a.id, label: "bench" });`,
       `console.log(k.key);`,
-      options.signIn ? `console.log(await issueSignInLink("bench@charter.local", "/"));` : "",
+      options.signIn ? `console.log(await issueSignInLink("bench@charter.local"));` : "",
       `await closeDb();`,
     ].join("\n"),
   );

@@ -19,8 +19,9 @@ export function registerUsers(program: Command): void {
       await withDatabase(
         async () => {
           const { upsertAdmin, issueSignInLink } = await import("@/lib/auth/bootstrap");
-          const result = await upsertAdmin(email.data, options.name, { id: null, label: "cli" });
-          const link = await issueSignInLink(email.data.toLowerCase());
+          const actor = { id: null, label: "cli" };
+          const result = await upsertAdmin(email.data, options.name, actor);
+          const link = await issueSignInLink(email.data.toLowerCase(), actor);
           console.log(`${result.created ? "Created" : "Made"} ${email.data} an admin. One-time sign-in link (valid for an hour) for ${baseUrl()}:`);
           console.log(link);
         },

@@ -7,8 +7,9 @@ import { defineAction } from "./client";
 
 /** Adds a person and returns a one-time sign-in link for the admin to pass on. */
 export const inviteUserAction = defineAction({ role: "admin", input: inviteUserSchema }, async (input, { caller }) => {
-  const user = await users.create(input, { id: caller.userId, label: caller.email });
-  const link = await issueSignInLink(user.email);
+  const actor = { id: caller.userId, label: caller.email };
+  const user = await users.create(input, actor);
+  const link = await issueSignInLink(user.email, actor);
   revalidatePath("/users");
   return { userId: user.id, email: user.email, link };
 });

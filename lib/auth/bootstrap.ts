@@ -1,17 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "@/lib/db/audit";
 import { db } from "@/lib/db/client";
-import { auth } from "./auth";
+import { users } from "@/lib/db/users";
+import { auth, SIGN_IN_LINK_TTL_SECONDS } from "./auth";
 import { captureSignInLink } from "./links";
 
 /** Where a used or expired link lands: the sign-in page, which says what went wrong from `?error=`. */
 export const SIGN_IN_ERROR_PATH = "/sign-in";
 
-/** Makes a single-use sign-in link for an existing user (no e-mail is sent, nothing is logged). */
-export async function issueSignInLink(email: string, callbackURL = "/"): Promise<string> {
-  return captureSignInLink(email, (metadata) =>
+/**
+ * Makes a single-use sign-in link for an existing user (no e-mail is sent, nothing is
+ * logged) and audits who asked for it: a link lets whoever holds it act as that user.
+ */
+export async function issueSignInLink(email: string, actor: Actor = SYSTEM_ACTOR, callbackURL = "/"): Promise<string> {
+  const link = await captureSignInLink(email, (metadata) =>
     auth().api.signInMagicLink({ body: { email, callbackURL, errorCallbackURL: SIGN_IN_ERROR_PATH, metadata }, headers: new Headers() }),
   );
+  // After the link is made, before it is handed out: a link whose record failed is never shown.
+  await users.recordSignInLink(email, actor, SIGN_IN_LINK_TTL_SECONDS);
+  return link;
 }
 
 /** Creates the user as an admin, or promotes an existing one; audited. */

@@ -57,6 +57,11 @@ export const auditLog = {
     });
   },
 
+  /** Appends in a transaction of its own: for a change whose rows were written elsewhere (an import's own transactions). */
+  async record(entry: AuditInput): Promise<void> {
+    await db().$transaction((tx) => auditLog.append(tx, entry));
+  },
+
   /** Newest first, keyset-paginated by id. */
   async list(options: { before?: string; limit?: number; objectType?: string; action?: string } = {}): Promise<AuditEntry[]> {
     const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);

@@ -57,6 +57,11 @@ export const users = {
     return row ? { role: asRole(row.role), blocked: row.banned === true } : null;
   },
 
+  async findById(id: string): Promise<UserRow | null> {
+    const row = await db().user.findUnique({ where: { id } });
+    return row ? toRow(row, null) : null;
+  },
+
   async findByEmail(email: string): Promise<UserRow | null> {
     const row = await db().user.findUnique({ where: { email: email.toLowerCase() } });
     return row ? toRow(row, null) : null;
@@ -101,6 +106,15 @@ export const users = {
       if (blocked) await tx.session.deleteMany({ where: { userId } });
       await auditLog.append(tx, { actor, action: blocked ? "user.block" : "user.unblock", objectType: "user", objectId: userId, before: { banned: user.banned ?? false }, after: { banned: blocked } });
       return toRow(row, null);
+    });
+  },
+
+  /** Records that `actor` was handed a sign-in link for the user with `email` (valid `ttlSeconds`). */
+  async recordSignInLink(email: string, actor: Actor, ttlSeconds: number): Promise<void> {
+    await db().$transaction(async (tx) => {
+      const user = await tx.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
+      if (!user) throw new NotFoundError(`No user with the e-mail ${email}.`);
+      await auditLog.append(tx, { actor, action: "user.sign_in_link", objectType: "user", objectId: user.id, after: { email: email.toLowerCase(), validForSeconds: ttlSeconds } });
     });
   },
 

@@ -3,10 +3,12 @@ import path from "node:path";
 import { notFound } from "next/navigation";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { requirePage } from "@/lib/auth/page";
 
 const DOCS = ["constitution", "turns", "sessions", "principles", "playbook", "retrieval", "evals", "compatibility"] as const;
 
 export default async function DocPage({ params }: { params: Promise<{ slug: string }> }) {
+  await requirePage("viewer");
   const { slug } = await params;
   if (!(DOCS as readonly string[]).includes(slug)) notFound();
   const text = await readFile(path.join(process.cwd(), "docs", `${slug}.md`), "utf8");
