@@ -176,11 +176,12 @@ describe("Better Auth endpoints through /api/auth/*", () => {
     const rows = await db().auditLog.findMany({ where: { objectId: userId, at: { gte: since } }, orderBy: { at: "asc" } });
     expect(rows.map((r) => [r.action, r.actorId, r.actorLabel])).toEqual([
       ["user.create", null, "test"],
+      ["user.sign_in_link", null, "system"],
       ["user.sign_in", userId, session!.user.email],
       ["user.sign_out", userId, session!.user.email],
     ]);
-    expect(rows[1]!.after).toEqual({ ip: expect.stringMatching(/^198\.18\./) });
-    expect(rows[2]!.after).toEqual({ ip: "198.51.100.77" });
+    expect(rows[2]!.after).toEqual({ ip: expect.stringMatching(/^198\.18\./) });
+    expect(rows[3]!.after).toEqual({ ip: "198.51.100.77" });
   });
 });
 

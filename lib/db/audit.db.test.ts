@@ -22,7 +22,7 @@ describe("audit log", () => {
   });
 
   it("offers no way to change or remove an entry through the repository", () => {
-    expect(Object.keys(auditLog).sort()).toEqual(["append", "list"]);
+    expect(Object.keys(auditLog).sort()).toEqual(["append", "list", "record"]);
   });
 
   it("refuses UPDATE, DELETE and TRUNCATE in the database itself", async () => {

@@ -40,7 +40,10 @@ function json(value: unknown): Prisma.InputJsonValue | undefined {
  * The audit log repository. It can append and read, nothing else: the table is
  * append-only, and a database trigger refuses UPDATE and DELETE from anywhere.
  * Call `append` inside the same transaction as the change it records; the
- * database places the row in the hash chain (see `auditChain`).
+ * database places the row in the hash chain (see `auditChain`). Call it last, after
+ * every row lock the transaction takes: the chain's lock is held until commit, so a
+ * transaction that appended and then waits for a row would hold up every audited
+ * change (and could deadlock with the one holding that row).
  */
 export const auditLog = {
   async append(tx: Tx, entry: AuditInput): Promise<void> {
