@@ -15,7 +15,7 @@ const ENGINE_FORBIDDEN = [
 ];
 
 const config = [
-  { ignores: [".next/**", "node_modules/**", "lib/db/generated/**", ".charter/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "dist/**"] },
+  { ignores: [".next/**", ".next-*/**", "node_modules/**", "lib/db/generated/**", ".charter/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "dist/**"] },
   ...nextVitals,
   ...nextTs,
   {

@@ -10,6 +10,8 @@ const staticHeaders = [...Object.entries(BASE_SECURITY_HEADERS).map(([key, value
 env();
 
 const nextConfig: NextConfig = {
+  // A second build or dev server beside the usual one (say, while the e2e build is in use) can have its own directory.
+  distDir: process.env.CHARTER_NEXT_DIST_DIR || ".next",
   // PGlite ships a wasm build and resolves files relative to its module URL: bundling breaks it.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter"],
   poweredByHeader: false,

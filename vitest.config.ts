@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["**/*.test.ts"],
-          exclude: ["**/*.db.test.ts", "node_modules/**", "e2e/**", ".next/**"],
+          exclude: ["**/*.db.test.ts", "node_modules/**", "e2e/**", ".next/**", ".next-*/**"],
           environment: "node",
         },
       },
@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           name: "db",
           include: ["**/*.db.test.ts"],
-          exclude: ["node_modules/**", ".next/**"],
+          exclude: ["node_modules/**", ".next/**", ".next-*/**"],
           environment: "node",
           globalSetup: ["test/db-global-setup.ts"],
           testTimeout: 120_000,
