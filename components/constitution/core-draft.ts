@@ -1,14 +1,13 @@
 import { CORE_FILE, type Constitution } from "@/lib/constitution/schema";
-import { principleToYaml, serializeConstitution } from "@/lib/constitution/serialize";
+import { serializeConstitution } from "@/lib/constitution/serialize";
+import { patchedText, principleListEdits, same, type EditGrain } from "./draft-edits";
 import { draftToPrinciple, onlyFields, principleDraft, readMapping, scalar, Unrepresentable, type DraftRead, type PrincipleDraft } from "./principle-draft";
-import { patchYaml, type YamlEdit } from "./yaml-patch";
+import type { YamlEdit } from "./yaml-patch";
 
 /** The core form's state: the file's description and its principles, every field as typed text. */
 export type CoreDraft = { description: string; principles: PrincipleDraft[] };
 
 const CORE_FIELDS = new Set(["description", "principles"]);
-/** The keys `principleToYaml` writes for a core principle, in its order. */
-const WRITTEN_FIELDS = ["id", "level", "priority", "title", "rule", "examples_allow", "examples_deny", "remediation", "domain", "keywords"] as const;
 
 /**
  * Reads `core.yaml` into the form. Values the engine would refuse (a priority of 150,
@@ -33,45 +32,13 @@ export function draftToCore(draft: CoreDraft): Pick<Constitution, "description" 
   return { description: draft.description, core: draft.principles.map((p) => draftToPrinciple(p, null)) };
 }
 
-const asYaml = (p: PrincipleDraft) => principleToYaml(draftToPrinciple(p, null), false);
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/** The edits that turn `before` into `after`, one principle at `at`; keywords split across keywords_block/_style are merged. */
-function principleEdits(at: readonly (string | number)[], before: PrincipleDraft, after: PrincipleDraft): YamlEdit[] {
-  const [was, is] = [asYaml(before), asYaml(after)];
-  return WRITTEN_FIELDS.flatMap((field): YamlEdit[] => {
-    if (same(was[field], is[field])) return [];
-    const set: YamlEdit = is[field] === undefined ? { op: "delete", path: [...at, field] } : { op: "set", path: [...at, field], value: is[field] };
-    return field === "keywords" ? [set, { op: "delete", path: [...at, "keywords_block"] }, { op: "delete", path: [...at, "keywords_style"] }] : [set];
-  });
-}
-
 /** The edits from the draft the text was read as to `draft`, or null when the rows were reordered. */
-function coreEdits(draft: CoreDraft, from: CoreDraft): YamlEdit[] | null {
-  const edits: YamlEdit[] = [];
-  if (draft.description !== from.description) {
-    edits.push(draft.description.trim() === "" ? { op: "delete", path: ["description"] } : { op: "set", path: ["description"], value: draft.description, where: "start" });
-  }
-  const oldIndex = new Map(from.principles.map((p, i) => [p.key, i]));
-  const kept = new Set<string>();
-  let previous = -1;
-  for (const p of draft.principles) {
-    const j = oldIndex.get(p.key);
-    if (j === undefined) {
-      edits.push({ op: "append", path: ["principles"], value: asYaml(p) });
-      continue;
-    }
-    // The form only appends and removes; any other order is written out in full.
-    if (j < previous || edits.some((e) => e.op === "append")) return null;
-    previous = j;
-    kept.add(p.key);
-    const before = from.principles[j]!;
-    if (p !== before) edits.push(...principleEdits(["principles", j], before, p));
-  }
-  from.principles.forEach((p, j) => {
-    if (!kept.has(p.key)) edits.push({ op: "delete", path: ["principles", j] });
-  });
-  return edits;
+function coreEdits(draft: CoreDraft, from: CoreDraft, grain: EditGrain): YamlEdit[] | null {
+  const principles = principleListEdits("principles", from.principles, draft.principles, null, grain);
+  if (principles === null) return null;
+  if (draft.description === from.description) return principles;
+  const description: YamlEdit = draft.description.trim() === "" ? { op: "delete", path: ["description"] } : { op: "set", path: ["description"], value: draft.description, where: "start" };
+  return [description, ...principles];
 }
 
 /** `core.yaml` as the engine's serializer writes the draft: the whole file, comments gone. */
@@ -88,11 +55,15 @@ function serializeCore(draft: CoreDraft): string {
  * result back), the whole file is written by the engine's serializer.
  */
 export function coreDraftToYaml(draft: CoreDraft, readFrom?: { draft: CoreDraft; text: string }): string {
-  if (readFrom) {
-    const edits = coreEdits(draft, readFrom.draft);
-    const patched = edits && patchYaml(readFrom.text, edits);
-    const check = patched === null ? null : coreDraftFromYaml(patched);
-    if (patched !== null && check?.ok && same(draftToCore(check.draft), draftToCore(draft))) return patched;
-  }
-  return serializeCore(draft);
+  const patched = readFrom
+    ? patchedText(
+        readFrom.text,
+        (grain) => coreEdits(draft, readFrom.draft, grain),
+        (text) => {
+          const check = coreDraftFromYaml(text);
+          return check.ok && same(draftToCore(check.draft), draftToCore(draft));
+        },
+      )
+    : null;
+  return patched ?? serializeCore(draft);
 }

@@ -1,6 +1,8 @@
 import type { Overlay } from "@/lib/constitution/schema";
-import { serializeOverlay } from "@/lib/constitution/serialize";
+import { overlayToYaml, serializeOverlay } from "@/lib/constitution/serialize";
+import { patchedText, principleListEdits, same, valueEdits, type EditGrain } from "./draft-edits";
 import { draftToPrinciple, flag, isMapping, list, numberOrText, onlyFields, principleDraft, readMapping, rowKey, scalar, splitList, Unrepresentable, type DraftRead, type PrincipleDraft } from "./principle-draft";
+import type { YamlEdit } from "./yaml-patch";
 
 /** The overlay form's state: every field as typed text (see `PrincipleDraft`). */
 export type OverrideDraft = { key: string; id: string; priority: string };
@@ -61,7 +63,33 @@ export function draftToOverlay(domain: string, draft: OverlayDraft): Overlay {
   };
 }
 
-/** The YAML the form describes. */
-export function draftToYaml(domain: string, draft: OverlayDraft): string {
-  return serializeOverlay(draftToOverlay(domain, draft));
+/** The edits from the draft the text was read as to `draft`, or null when principle rows were reordered. */
+function overlayEdits(domain: string, draft: OverlayDraft, from: OverlayDraft, grain: EditGrain): YamlEdit[] | null {
+  const { additional_principles: _wasList, ...was } = overlayToYaml(draftToOverlay(domain, from));
+  const { additional_principles: _isList, ...is } = overlayToYaml(draftToOverlay(domain, draft));
+  // `domain` is never edited here; the file may leave it out.
+  const fields = Object.keys({ ...was, ...is }).filter((key) => key !== "domain");
+  const principles = principleListEdits("additional_principles", from.principles, draft.principles, domain, grain);
+  if (principles === null) return null;
+  return [...fields.flatMap((key) => valueEdits([key], was[key], is[key], grain)), ...principles];
+}
+
+/**
+ * The overlay's YAML the form describes. Given the text the draft was read from, only the
+ * lines of what changed are rewritten, so comments, quoting and list styles stay and the
+ * version's diff shows the edit alone; when that cannot be done faithfully (checked by
+ * reading the result back), the whole file is written by the engine's serializer.
+ */
+export function draftToYaml(domain: string, draft: OverlayDraft, readFrom?: { draft: OverlayDraft; text: string }): string {
+  const patched = readFrom
+    ? patchedText(
+        readFrom.text,
+        (grain) => overlayEdits(domain, draft, readFrom.draft, grain),
+        (text) => {
+          const check = draftFromYaml(text, domain);
+          return check.ok && same(draftToOverlay(domain, check.draft), draftToOverlay(domain, draft));
+        },
+      )
+    : null;
+  return patched ?? serializeOverlay(draftToOverlay(domain, draft));
 }

@@ -35,9 +35,14 @@ describe("patchYaml changes only the lines it touches", () => {
       ],
       `${FILE}\n  - id: C\n    n: 3\n\n  - id: D\n`,
     ],
+    ["a flow list gets an item on its last line, quoted like its last", [{ op: "append", path: ["items", 0, "tags"], value: "z" }], FILE.replace('["x", "y"]', '["x", "y", "z"]')],
     ["several edits at once", [{ op: "set", path: ["items", 1, "n"], value: 9 }, { op: "set", path: ["top"], value: 0 }], FILE.replace("n: 2", "n: 9").replace("top: 1", "top: 0")],
   ])("%s", (_, edits, expected) => {
     expect(patchYaml(FILE, edits)).toBe(expected);
+  });
+
+  it("quotes an item a plain flow list could not hold", () => {
+    expect(patchYaml("a: [x, y]\n", [{ op: "append", path: ["a"], value: "p, q" }])).toBe('a: [x, y, "p, q"]\n');
   });
 
   it("adds a line break when the file has none at its end", () => {
@@ -51,6 +56,7 @@ describe("patchYaml declines what it cannot do faithfully", () => {
     ["a key in a flow mapping", "a: {b: 1}\n", [{ op: "set", path: ["a", "b"], value: 2 }]],
     ["an item of a flow list", "a: [1, 2]\n", [{ op: "delete", path: ["a", 0] }]],
     ["appending to an empty list", "a: []\n", [{ op: "append", path: ["a"], value: 1 }]],
+    ["appending a mapping to a flow list", "a: [1]\n", [{ op: "append", path: ["a"], value: { b: 1 } }]],
     ["a path through nothing", "a: 1\n", [{ op: "set", path: ["b", "c"], value: 1 }]],
     ["overlapping edits", FILE, [{ op: "delete", path: ["items", 0] }, { op: "set", path: ["items", 0, "id"], value: "Z" }]],
   ])("%s", (_, text, edits) => {

@@ -9,7 +9,8 @@ type PathItem = string | number;
  *   absent, add it to its mapping (`where`: after the last key, or before the first).
  * - `delete`: remove the key at `path`, or the sequence item when its last step is a
  *   number; nothing to do when it is absent.
- * - `append`: add `value` as the last item of the block sequence at `path`.
+ * - `append`: add `value` as the last item of the sequence at `path` (in a flow list, a
+ *   scalar only, on the last item's line).
  */
 export type YamlEdit =
   | { op: "set"; path: readonly PathItem[]; value: unknown; where?: "start" | "end" }
@@ -66,10 +67,30 @@ function renderPair(key: PathItem, value: unknown, like: unknown, indent: number
   return render(doc, indent);
 }
 
+/** Characters a plain scalar cannot hold inside a flow list. */
+const FLOW_INDICATOR = /[,[\]{}#]|: /;
+
+/** `, value` after the last item of a flow list (scalars only), in that item's style, on its line. */
+function flowAppend(last: unknown, value: unknown, order: number): Splice | null {
+  const item = last as Ranged | null | undefined;
+  if (!item?.range || !isScalar(item) || (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")) return null;
+  const added = new Document(value);
+  styleLike(added.contents, item);
+  let rendered = added.toString({ lineWidth: 0 }).trimEnd();
+  if (isScalar(added.contents) && added.contents.type !== "QUOTE_SINGLE" && FLOW_INDICATOR.test(rendered)) {
+    added.contents.type = "QUOTE_DOUBLE";
+    rendered = added.toString({ lineWidth: 0 }).trimEnd();
+  }
+  if (rendered.includes("\n")) return null;
+  const at = item.range[1];
+  return { start: at, end: at, text: `, ${rendered}`, order };
+}
+
 function spliceFor(doc: Document.Parsed, text: string, edit: YamlEdit, order: number): Splice | "none" | null {
   if (edit.op === "append") {
     const seq = nodeAt(doc, edit.path);
-    if (!isSeq(seq) || seq.flow || seq.items.length === 0) return null;
+    if (!isSeq(seq) || seq.items.length === 0) return null;
+    if (seq.flow) return flowAppend(seq.items.at(-1), edit.value, order);
     const first = seq.items[0] as Ranged | null;
     const last = seq.items.at(-1) as Ranged | null;
     const end = (seq as Ranged).range[1];
