@@ -408,6 +408,7 @@ const PAGES: Record<string, Rank> = {
   "app/(dashboard)/constitution/history/page.tsx": "viewer",
   "app/(dashboard)/constitution/overlays/[domain]/page.tsx": "viewer",
   "app/(dashboard)/docs/[slug]/page.tsx": "viewer",
+  "app/(dashboard)/docs/page.tsx": "viewer",
   "app/(dashboard)/playbook/page.tsx": "viewer",
   "app/(dashboard)/playbook/prune/page.tsx": "viewer",
   "app/(dashboard)/principles/page.tsx": "viewer",

@@ -12,6 +12,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/playbook", label: "Playbook", role: "viewer" },
   { href: "/retrieval", label: "Retrieval", role: "viewer" },
   { href: "/api-docs", label: "API", role: "viewer" },
+  { href: "/docs", label: "Docs", role: "viewer" },
 ];
 
 export const ADMIN_ITEMS: NavItem[] = [
