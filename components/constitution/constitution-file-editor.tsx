@@ -3,6 +3,9 @@ import { useId, useMemo, useState, type ReactNode } from "react";
 import { Card, ErrorText, cx } from "@/components/ui/primitives";
 import type { ConstitutionFile } from "@/lib/constitution/parse";
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
+import { fileTooLarge } from "@/lib/schemas/constitution";
+import { ConflictPanel, type Conflict } from "./conflict-panel";
+import { rawFileHref } from "./file-diffs";
 import { ImpactPreview } from "./impact-preview";
 import { IssueList } from "./issue-list";
 import { mergeIssues } from "./issues";
@@ -27,6 +30,9 @@ const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * props: how the file reads into a draft (`read`), how a draft is written (`write`),
  * the form (`renderForm`) and the server action that saves it (`save`). Above Save, the
  * impact preview shows what the change would do to the eval set and recent prompts.
+ * Should another version be saved meanwhile, the conflict panel shows that change and can
+ * re-apply the draft on top of it. Without `canEdit` (a viewer) the file is shown as text:
+ * no inputs and no Save.
  */
 export function ConstitutionFileEditor<D>({
   noun,
@@ -68,6 +74,8 @@ export function ConstitutionFileEditor<D>({
   const [yamlText, setYamlText] = useState(original);
   const [switchError, setSwitchError] = useState<string | null>(null);
   const [refused, setRefused] = useState<{ text: string; issues: ConstitutionIssue[] } | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [mergedOn, setMergedOn] = useState<number | null>(null);
 
   const text = useMemo(() => {
     if (view === "yaml" || !form) return yamlText;
@@ -79,13 +87,37 @@ export function ConstitutionFileEditor<D>({
   const own = issues.filter((i) => i.file === path);
   const elsewhere = issues.filter((i) => i.file !== path);
   const ownWarnings = check.warnings.filter((w) => w.file === path);
-  const blockedBecause = check.pending
+  const tooLarge = fileTooLarge(text);
+  const blockedBecause = tooLarge
+    ? "The file is too large to save (see above)."
+    : check.pending
     ? "Checking…"
     : issues.length > 0
       ? `Fix the ${issues.length === 1 ? "problem" : `${issues.length} problems`} above before saving.`
       : text === base.text
         ? "No changes to save."
         : null;
+
+  /** Puts `next` in the view shown, as if typed there: the form reads it when it can, else the YAML view shows it. */
+  const showText = (next: string) => {
+    setYamlText(next);
+    const asDraft = view === "form" ? read(next) : null;
+    if (asDraft?.ok) setForm({ draft: asDraft.draft, readFrom: { draft: asDraft.draft, text: next } });
+    else setView("yaml");
+  };
+
+  const onConflict = async (versionId: number) => {
+    setMergedOn(null);
+    setConflict({ versionId, loading: true });
+    try {
+      const response = await fetch(rawFileHref(versionId, path));
+      if (response.status === 404) setConflict({ versionId, error: `Version ${versionId} no longer has ${path}.` });
+      else if (!response.ok) setConflict({ versionId, error: `Version ${versionId}'s ${path} could not be fetched (HTTP ${response.status}).` });
+      else setConflict({ versionId, theirs: await response.text() });
+    } catch {
+      setConflict({ versionId, error: `Version ${versionId}'s ${path} could not be fetched: the server did not answer.` });
+    }
+  };
 
   const switchTo = (next: View) => {
     setSwitchError(null);
@@ -107,6 +139,34 @@ export function ConstitutionFileEditor<D>({
   const Noun = capitalize(noun);
   return (
     <Card>
+      {canEdit ? null : (
+        <p role="note" className="mb-4 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
+          <span className="font-medium text-slate-900">Read only.</span> You can read this {noun}; changing it needs the editor role.
+        </p>
+      )}
+      {canEdit && conflict ? (
+        <div className="mb-4">
+          <ConflictPanel
+            path={path}
+            conflict={conflict}
+            base={base.text}
+            mine={text}
+            reloadHref={reloadHref}
+            onMerged={(merged, theirs) => {
+              setBase({ id: conflict.versionId, text: theirs });
+              setConflict(null);
+              setRefused(null);
+              setMergedOn(conflict.versionId);
+              showText(merged);
+            }}
+          />
+        </div>
+      ) : null}
+      {canEdit && mergedOn !== null ? (
+        <p role="status" className="mb-4 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+          Your draft was re-applied on top of version {mergedOn}. Nothing is saved yet: review the result, then Save.
+        </p>
+      ) : null}
       <div role="tablist" aria-label={`${Noun} views`} className="mb-4 flex gap-1 border-b border-slate-200">
         {(["form", "yaml"] as const).map((v) => (
           <button
@@ -124,10 +184,15 @@ export function ConstitutionFileEditor<D>({
       </div>
       {switchError ? <ErrorText>{switchError}</ErrorText> : null}
       <div id={panelId} role="tabpanel" aria-label={view === "form" ? "Form" : "YAML"} className="space-y-4">
+        {tooLarge ? <ErrorText>{tooLarge} Shorten it before saving.</ErrorText> : null}
         {view === "form" && form ? (
           renderForm({ draft: form.draft, issues: own, readOnly: !canEdit, onChange: (draft) => setForm({ ...form, draft }) })
+        ) : canEdit ? (
+          <YamlEditor value={yamlText} onChange={setYamlText} issues={own} readOnly={false} label={`${Noun} YAML`} />
         ) : (
-          <YamlEditor value={yamlText} onChange={setYamlText} issues={own} readOnly={!canEdit} label={`${Noun} YAML`} />
+          <pre aria-label={`${Noun} YAML`} className="max-h-[32rem] overflow-auto whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-5 text-slate-800">
+            {yamlText}
+          </pre>
         )}
         <IssueList issues={own} path={path} title={`${own.length} ${own.length === 1 ? "problem" : "problems"} in ${path}`} />
         <IssueList issues={elsewhere} path={path} title="This change breaks other files" />
@@ -143,13 +208,16 @@ export function ConstitutionFileEditor<D>({
             save={save}
             reloadHref={reloadHref}
             preview={<ImpactPreview path={path} text={text} baseVersionId={base.id} canPreview={canEdit} />}
-            onSaved={(id, saved) => setBase({ id, text: saved })}
+            onSaved={(id, saved) => {
+              setBase({ id, text: saved });
+              setConflict(null);
+              setMergedOn(null);
+            }}
             onRefused={(refusedText, refusedIssues) => setRefused({ text: refusedText, issues: refusedIssues })}
+            onConflict={(versionId) => void onConflict(versionId)}
           />
         </div>
-      ) : (
-        <p className="mt-4 text-sm text-slate-600">You can read this {noun}; editing needs the editor role.</p>
-      )}
+      ) : null}
     </Card>
   );
 }

@@ -4,10 +4,12 @@ import type { ConstitutionIssue } from "@/lib/constitution/schema";
 import type { CoreDraft } from "./core-draft";
 import { issueText } from "./issues";
 import { PrincipleList } from "./principle-list";
+import { CoreView } from "./read-only-views";
 import { TextArea } from "./text-area";
 
-/** The form view of `core.yaml`; `issues` are the engine's, for that file. */
+/** The form view of `core.yaml` (as text when read-only); `issues` are the engine's, for that file. */
 export function CoreForm({ draft, issues, readOnly, onChange }: { draft: CoreDraft; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (draft: CoreDraft) => void }) {
+  if (readOnly) return <CoreView draft={draft} />;
   return (
     <div className="space-y-6">
       <fieldset className="space-y-3" disabled={readOnly}>

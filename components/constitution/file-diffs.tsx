@@ -12,6 +12,19 @@ function lineClass(line: string): string {
   return "text-slate-700";
 }
 
+/** Patch lines (`+`, `-`, `@@` and context), coloured. */
+export function PatchLines({ lines }: { lines: readonly string[] }) {
+  return (
+    <pre className="overflow-x-auto py-2 text-xs leading-5">
+      {lines.map((line, i) => (
+        <span key={i} className={`block px-3 ${lineClass(line)}`}>
+          {line || " "}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
 /** The download URL of one file of a version, as stored (app/(dashboard)/constitution/history/raw). */
 export function rawFileHref(version: number, path: string): string {
   return `/constitution/history/raw?${new URLSearchParams({ version: String(version), path })}`;
@@ -64,15 +77,7 @@ export function FileDiffs({ diffs, from, to }: { diffs: BoundedDiff[]; from: num
             {d.additions !== null ? <span className="text-emerald-700">+{d.additions}</span> : null}
             {d.deletions !== null ? <span className="text-red-700">−{d.deletions}</span> : null}
           </header>
-          {d.shown.length > 0 ? (
-            <pre className="overflow-x-auto py-2 text-xs leading-5">
-              {d.shown.map((line, i) => (
-                <span key={i} className={`block px-3 ${lineClass(line)}`}>
-                  {line || " "}
-                </span>
-              ))}
-            </pre>
-          ) : null}
+          {d.shown.length > 0 ? <PatchLines lines={d.shown} /> : null}
           {d.skipped === "too_large" ? (
             <Note>
               Not compared: a side is over the {formatBytes(MAX_FILE_BYTES)} a constitution file may hold. <Downloads diff={d} from={from} to={to} />

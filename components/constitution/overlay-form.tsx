@@ -6,10 +6,12 @@ import type { OverlayDraft } from "./overlay-draft";
 import { OverlaySettingsFields } from "./overlay-settings-fields";
 import { OverridesEditor } from "./overrides-editor";
 import { PrincipleList } from "./principle-list";
+import { OverlayView } from "./read-only-views";
 import { TextArea } from "./text-area";
 
-/** The form view of an overlay; `issues` are the engine's, for this overlay's file. */
+/** The form view of an overlay (as text when read-only); `issues` are the engine's, for this overlay's file. */
 export function OverlayForm({ draft, issues, readOnly, onChange }: { draft: OverlayDraft; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (draft: OverlayDraft) => void }) {
+  if (readOnly) return <OverlayView draft={draft} />;
   return (
     <div className="space-y-6">
       <fieldset className="space-y-3" disabled={readOnly}>

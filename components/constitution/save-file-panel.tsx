@@ -7,13 +7,21 @@ import type { ConstitutionIssue } from "@/lib/constitution/schema";
 import { saveFileSchema, type SaveFileInput } from "@/lib/schemas/constitution";
 import { issuesFromDetails } from "./issues";
 
+/** The version a conflict names as current (lib/db/constitution's ConflictError details), if it names one. */
+function currentVersionOf(details: unknown): number | null {
+  const id = typeof details === "object" && details !== null ? (details as { currentVersionId?: unknown }).currentVersionId : undefined;
+  return typeof id === "number" && Number.isInteger(id) ? id : null;
+}
+
 /** Saves one file's text on top of a base version: a server action bound to its file. */
 export type SaveFile = (input: SaveFileInput) => Promise<ActionResult<{ versionId: number }>>;
 
 /**
  * The commit message and Save. Saves `text` on top of `baseVersionId` with `save`; a
  * refusal with located issues is handed back through `onRefused` so the editor can show
- * them in place, and a conflict offers `reloadHref`.
+ * them in place, and a conflict (another version saved since the base) through
+ * `onConflict` with the version now current, so the editor can show that change; when
+ * the server does not say which version that is, `reloadHref` is offered.
  */
 export function SaveFilePanel({
   noun,
@@ -25,6 +33,7 @@ export function SaveFilePanel({
   preview,
   onSaved,
   onRefused,
+  onConflict,
 }: {
   /** What is saved, as in "Save overlay" (the form's accessible name). */
   noun: string;
@@ -37,18 +46,23 @@ export function SaveFilePanel({
   preview?: ReactNode;
   onSaved: (versionId: number, text: string) => void;
   onRefused: (text: string, issues: ConstitutionIssue[]) => void;
+  onConflict: (currentVersionId: number) => void;
 }) {
   const [message, setMessage] = useState("");
   const [messageError, setMessageError] = useState<string | undefined>();
   const action = useAction(save);
-  const failure = action.error?.error;
+  // A refusal is about the attempt's base; once the editor moved to another base it no longer applies.
+  const failure = action.variables?.baseVersionId === baseVersionId ? action.error?.error : undefined;
+  const conflictWith = failure?.code === "conflict" ? currentVersionOf(failure.details) : null;
   const located = failure ? issuesFromDetails(failure.details) : [];
 
   const submit = () => {
     const input = { text, baseVersionId, message };
     const parsed = saveFileSchema.safeParse(input);
     if (!parsed.success) {
-      setMessageError(parsed.error.issues.map((i) => i.message).join(" "));
+      // The text's own problems (its size) are shown at the editor, which blocks Save for them.
+      const aboutMessage = parsed.error.issues.filter((i) => i.path[0] === "message");
+      setMessageError(aboutMessage.length ? aboutMessage.map((i) => i.message).join(" ") : undefined);
       return;
     }
     setMessageError(undefined);
@@ -57,7 +71,11 @@ export function SaveFilePanel({
         setMessage("");
         onSaved(data.versionId, text);
       },
-      onError: (error) => onRefused(text, issuesFromDetails(error.error.details)),
+      onError: (error) => {
+        const current = error.error.code === "conflict" ? currentVersionOf(error.error.details) : null;
+        if (current !== null) onConflict(current);
+        else onRefused(text, issuesFromDetails(error.error.details));
+      },
     });
   };
 
@@ -86,7 +104,9 @@ export function SaveFilePanel({
           Saved as version {action.data.versionId}.
         </p>
       ) : null}
-      {failure?.code === "conflict" ? (
+      {conflictWith !== null ? (
+        <ErrorText>Not saved: version {conflictWith} was saved after the version you edited. Its change is shown above, with a way to re-apply your draft on top.</ErrorText>
+      ) : failure?.code === "conflict" ? (
         <ErrorText>
           {failure.message}{" "}
           <a className="font-medium underline" href={reloadHref}>

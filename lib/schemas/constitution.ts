@@ -2,13 +2,20 @@ import { z } from "zod";
 import { formatBytes, MAX_FILE_BYTES, utf8Length } from "@/lib/constitution/limits";
 import { domainNameSchema } from "@/lib/constitution/schema";
 
+/** Why a file's text is over the CLI's per-file limit, or null when it is within it. */
+export function fileTooLarge(text: string): string | null {
+  const bytes = utf8Length(text);
+  return bytes > MAX_FILE_BYTES ? `The file is ${formatBytes(bytes)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}.` : null;
+}
+
 /**
  * A file's text from an editor: the CLI's per-file limit, refused before the server
  * fetches anything (the whole constitution's limits are checked when it is parsed).
+ * The editors show the same reason at the text itself, as it is typed.
  */
 const fileTextSchema = z.string().superRefine((text, ctx) => {
-  const bytes = utf8Length(text);
-  if (bytes > MAX_FILE_BYTES) ctx.addIssue({ code: "custom", message: `The file is ${formatBytes(bytes)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}.` });
+  const reason = fileTooLarge(text);
+  if (reason) ctx.addIssue({ code: "custom", message: reason });
 });
 
 /**
