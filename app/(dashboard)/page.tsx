@@ -10,6 +10,7 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { overviewStats } from "@/lib/db/stats";
+import { formatCount } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -20,7 +21,7 @@ function Stat({ label, value, href, testId }: { label: string; value: number; hr
     <Link href={href} className="block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300">
       <p className="text-sm text-slate-500">{label}</p>
       <p data-testid={testId} className="mt-1 text-3xl font-semibold tabular-nums text-slate-900">
-        {value.toLocaleString("en")}
+        {formatCount(value)}
       </p>
     </Link>
   );

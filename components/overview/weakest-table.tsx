@@ -1,5 +1,5 @@
 import { Table, Td } from "@/components/ui/primitives";
-import { formatScore } from "@/components/turns/format";
+import { formatUnit } from "@/lib/format";
 import type { PrincipleAverage } from "@/lib/db/stats";
 import { PRINCIPLE_QUESTIONS } from "@/lib/reward";
 
@@ -12,7 +12,7 @@ export function WeakestTable({ rows }: { rows: PrincipleAverage[] }) {
         <tr key={row.principle} data-testid={`weakest-${row.principle}`}>
           <Td className="font-medium text-slate-900">{row.principle}</Td>
           <Td className="text-slate-600">{PRINCIPLE_QUESTIONS[row.principle]}</Td>
-          <Td className="tabular-nums">{formatScore(row.average)}</Td>
+          <Td className="tabular-nums">{formatUnit(row.average)}</Td>
         </tr>
       ))}
     </Table>

@@ -1,14 +1,14 @@
-import { fixed } from "@/components/sessions/format";
+import { formatCount, formatUnit, formatWeighted } from "@/lib/format";
 import type { PrincipleDetail } from "./types";
 
 /** A principle's counters and the three trust measures computed from them. */
 export function TrustNumbers({ trust }: { trust: PrincipleDetail["trust"] }) {
   const items: [string, string, string][] = [
-    ["Uses", String(trust.useCount), "sessions that credited it"],
-    ["Successes", trust.successCount.toFixed(2), "sum of its credits"],
-    ["Raw trust", fixed(trust.raw), "successes / uses"],
-    ["Smoothed trust", fixed(trust.smoothed), "(successes + 1) / (uses + 2)"],
-    ["Lower bound", fixed(trust.lowerBound), "Wilson, 95%: used for ranking"],
+    ["Uses", formatCount(trust.useCount), "sessions that credited it"],
+    ["Successes", formatWeighted(trust.successCount), "sum of its credits"],
+    ["Raw trust", formatUnit(trust.raw), "successes / uses"],
+    ["Smoothed trust", formatUnit(trust.smoothed), "(successes + 1) / (uses + 2)"],
+    ["Lower bound", formatUnit(trust.lowerBound), "Wilson, 95%: used for ranking"],
   ];
   return (
     <dl className="space-y-2 text-sm" data-testid="trust-numbers" data-use-count={trust.useCount}>

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { LevelBadge } from "@/components/constitution/level-badge";
-import { fixed } from "@/components/sessions/format";
+import { formatCount, formatUnit, formatWeighted } from "@/lib/format";
 import { Td } from "@/components/ui/primitives";
 import { CORE, DEFAULT_SORT, filterRows, nextSort, sortRows, type Sort, type SortKey, type TrustRow, type TrustFilter } from "./rows";
 import { SortHeader } from "./sort-header";
@@ -58,12 +58,12 @@ export function TrustTable({ rows, domains }: { rows: TrustRow[]; domains: strin
                 <Td>{r.level ? <LevelBadge level={r.level} /> : <span className="text-slate-400">—</span>}</Td>
                 <Td className="text-xs">{r.domain ?? <span className="text-slate-500">{CORE}</span>}</Td>
                 <Td className="text-right tabular-nums">
-                  <span data-testid="use-count">{r.useCount}</span>
+                  <span data-testid="use-count">{formatCount(r.useCount)}</span>
                 </Td>
-                <Td className="text-right tabular-nums">{r.successCount.toFixed(2)}</Td>
-                <Td className="text-right tabular-nums">{fixed(r.raw)}</Td>
-                <Td className="text-right tabular-nums">{fixed(r.smoothed)}</Td>
-                <Td className="text-right tabular-nums font-medium text-slate-900">{fixed(r.lowerBound)}</Td>
+                <Td className="text-right tabular-nums">{formatWeighted(r.successCount)}</Td>
+                <Td className="text-right tabular-nums">{formatUnit(r.raw)}</Td>
+                <Td className="text-right tabular-nums">{formatUnit(r.smoothed)}</Td>
+                <Td className="text-right tabular-nums font-medium text-slate-900">{formatUnit(r.lowerBound)}</Td>
                 <Td>
                   <TrendSparkline points={r.trend} />
                 </Td>

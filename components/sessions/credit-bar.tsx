@@ -1,4 +1,5 @@
 import { OUTCOME_THRESHOLDS } from "@/lib/credit";
+import { formatUnit } from "@/lib/format";
 
 /** A credit (0..1) as a bar with its value, coloured by the outcome thresholds (success, partial, failure). */
 export function CreditBar({ credit }: { credit: number }) {
@@ -9,7 +10,7 @@ export function CreditBar({ credit }: { credit: number }) {
       <span aria-hidden="true" className="block h-2 w-24 overflow-hidden rounded bg-slate-100">
         <span className={`block h-2 rounded ${tone}`} style={{ width: `${Math.round(clamped * 100)}%` }} />
       </span>
-      <span className="tabular-nums text-xs text-slate-700">{credit.toFixed(3)}</span>
+      <span className="tabular-nums text-xs text-slate-700">{formatUnit(credit)}</span>
     </span>
   );
 }

@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/primitives";
 import type { UserFeedback } from "@/lib/credit";
+import { formatUnit } from "@/lib/format";
 
 const TONES: Record<UserFeedback["type"], "green" | "red" | "amber" | "indigo" | "slate"> = {
   explicit_positive: "green",
@@ -17,10 +18,10 @@ export function FeedbackSummary({ feedback }: { feedback: UserFeedback | null })
     <span className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600" data-testid="feedback">
       <Badge tone={TONES[feedback.type]}>{feedback.type}</Badge>
       <span>
-        sentiment <span className="tabular-nums text-slate-900">{feedback.sentiment.toFixed(2)}</span>
+        sentiment <span className="tabular-nums text-slate-900">{formatUnit(feedback.sentiment)}</span>
       </span>
       <span>
-        confidence <span className="tabular-nums text-slate-900">{feedback.confidence.toFixed(2)}</span>
+        confidence <span className="tabular-nums text-slate-900">{formatUnit(feedback.confidence)}</span>
       </span>
       {pattern ? (
         <span>

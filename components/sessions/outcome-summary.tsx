@@ -1,6 +1,6 @@
-import { formatScore } from "@/components/turns/format";
 import { Time } from "@/components/ui/time";
 import { OUTCOME_THRESHOLDS } from "@/lib/credit";
+import { formatCount, formatUnit } from "@/lib/format";
 import { percent } from "./format";
 import { OutcomeBadge } from "./outcome-badge";
 import { ScoreFormation } from "./score-formation";
@@ -18,18 +18,18 @@ export function OutcomeSummary({ outcome }: { outcome: SessionOutcome | null }) 
   const s = outcome.signals;
   const signals: [string, string][] = [
     ["Tool success rate", percent(s.tool_success_rate)],
-    ["Errors", String(s.error_count)],
-    ["Edits", s.made_edits ? String(s.edit_count) : "none"],
-    ["Files touched", String(s.files_touched)],
-    ["Average sentiment", s.avg_sentiment.toFixed(2)],
-    ["Prompts", String(s.prompt_count)],
+    ["Errors", formatCount(s.error_count)],
+    ["Edits", s.made_edits ? formatCount(s.edit_count) : "none"],
+    ["Files touched", formatCount(s.files_touched)],
+    ["Average sentiment", formatUnit(s.avg_sentiment)],
+    ["Prompts", formatCount(s.prompt_count)],
   ];
   return (
     <div className="space-y-4 text-sm" data-testid="session-outcome" data-status={outcome.status} data-score={outcome.score}>
       <p className="flex items-center gap-3">
         <OutcomeBadge status={outcome.status} />
         <span className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="outcome-score">
-          {formatScore(outcome.score)}
+          {formatUnit(outcome.score)}
         </span>
       </p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1" data-testid="outcome-signals">
@@ -42,7 +42,7 @@ export function OutcomeSummary({ outcome }: { outcome: SessionOutcome | null }) 
       </dl>
       <ScoreFormation outcome={outcome} />
       <p className="text-xs text-slate-500">
-        Success at {OUTCOME_THRESHOLDS.success} or above, failure at {OUTCOME_THRESHOLDS.failure} or below, partial in between. Credited <Time value={outcome.computedAt} />.
+        Success at {formatUnit(OUTCOME_THRESHOLDS.success)} or above, failure at {formatUnit(OUTCOME_THRESHOLDS.failure)} or below, partial in between. Credited <Time value={outcome.computedAt} />.
       </p>
     </div>
   );

@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { InjectedChips } from "@/components/turns/injected-principles";
-import { formatScore } from "@/components/turns/format";
 import { TotalBar } from "@/components/turns/total-bar";
 import { Time } from "@/components/ui/time";
 import { FeedbackSummary } from "./feedback-badge";
@@ -25,7 +24,7 @@ export function PromptTimeline({ turns, titles }: { turns: SessionTurn[]; titles
             </p>
             {turn.score ? (
               <span className="flex items-center gap-2 text-xs text-slate-500" data-testid="turn-total">
-                normalized <span className="tabular-nums text-slate-900">{formatScore(turn.score.normalizedTotal)}</span>
+                normalized total
                 <TotalBar normalized={turn.score.normalizedTotal} weighted={turn.score.weightedTotal} max={turn.score.maxTotal} />
               </span>
             ) : (

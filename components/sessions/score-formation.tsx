@@ -1,5 +1,6 @@
-import { formatScore } from "@/components/turns/format";
 import { EDIT_VALUES, ERROR_PENALTY, OUTCOME_WEIGHTS, type OutcomeSignals } from "@/lib/credit";
+import { formatUnit, formatWeighted } from "@/lib/format";
+import { percent } from "./format";
 import type { SessionOutcome } from "./types";
 
 type Part = keyof typeof OUTCOME_WEIGHTS;
@@ -10,13 +11,13 @@ const PARTS = Object.keys(OUTCOME_WEIGHTS) as Part[];
 function input(part: Part, s: OutcomeSignals): { label: string; from: string } {
   switch (part) {
     case "tool_success":
-      return { label: "Tool success", from: `success rate ${(s.tool_success_rate * 100).toFixed(0)}%` };
+      return { label: "Tool success", from: `success rate ${percent(s.tool_success_rate)}` };
     case "user_sentiment":
-      return { label: "User sentiment", from: `average sentiment ${s.avg_sentiment.toFixed(2)}` };
+      return { label: "User sentiment", from: `average sentiment ${formatUnit(s.avg_sentiment)}` };
     case "made_edits":
       return { label: "Made edits", from: s.made_edits ? `edits made: ${EDIT_VALUES.made}` : `no edits: ${EDIT_VALUES.none}` };
     case "no_errors":
-      return { label: "No errors", from: s.error_count === 0 ? "no errors: 1" : `${s.error_count} × −${ERROR_PENALTY}: ${Math.max(0, 1 - s.error_count * ERROR_PENALTY).toFixed(1)}` };
+      return { label: "No errors", from: s.error_count === 0 ? `no errors: ${formatUnit(1)}` : `${s.error_count} × −${ERROR_PENALTY}: ${formatUnit(Math.max(0, 1 - s.error_count * ERROR_PENALTY))}` };
   }
 }
 
@@ -41,8 +42,8 @@ export function ScoreFormation({ outcome }: { outcome: SessionOutcome }) {
                 <span className="text-slate-900">{label}</span>
                 <span className="block text-slate-500">{from}</span>
               </td>
-              <td className="py-1 text-right tabular-nums">× {OUTCOME_WEIGHTS[part]}</td>
-              <td className="py-1 text-right tabular-nums text-slate-900">{formatScore(outcome.parts[part])}</td>
+              <td className="py-1 text-right tabular-nums">× {formatWeighted(OUTCOME_WEIGHTS[part])}</td>
+              <td className="py-1 text-right tabular-nums text-slate-900">{formatUnit(outcome.parts[part])}</td>
             </tr>
           );
         })}
@@ -52,7 +53,7 @@ export function ScoreFormation({ outcome }: { outcome: SessionOutcome }) {
           <td className="py-1" colSpan={2}>
             Score (sum)
           </td>
-          <td className="py-1 text-right tabular-nums">{formatScore(sum)}</td>
+          <td className="py-1 text-right tabular-nums">{formatUnit(sum)}</td>
         </tr>
       </tfoot>
     </table>

@@ -1,15 +1,14 @@
 import { PrincipleChips } from "@/components/principles/principle-chips";
 import { Badge, Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
+import { ToolCallDetails } from "@/components/turns/tool-call-details";
 import type { SessionToolCall } from "./types";
 
-const preClass = "mt-2 max-h-48 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-700";
-
-/** The session's tool calls in order: success by seed 003's rule, the turn, the principles active then, the output. */
+/** The session's tool calls in order: success by seed 003's rule, the turn, the principles active then, its input and output. */
 export function SessionTools({ calls, titles }: { calls: SessionToolCall[]; titles: Map<string, string> }) {
   if (calls.length === 0) return <p className="text-sm text-slate-500">No tools were used in this session.</p>;
   return (
-    <Table head={["Tool", "Result", "Turn", "At", "Active principles", "Output"]}>
+    <Table head={["Tool", "Result", "Turn", "At", "Active principles", "Input and output"]}>
       {calls.map((call) => (
         <tr key={call.id} data-testid={`tool-${call.id}`}>
           <Td className="font-medium text-slate-900">{call.name}</Td>
@@ -21,15 +20,8 @@ export function SessionTools({ calls, titles }: { calls: SessionToolCall[]; titl
           <Td>
             <PrincipleChips ids={call.activePrinciples} titles={titles} />
           </Td>
-          <Td className="w-full">
-            {call.output === null ? (
-              <span className="text-xs text-slate-400">no output</span>
-            ) : (
-              <details>
-                <summary className="cursor-pointer text-xs text-slate-600">show output</summary>
-                <pre className={preClass}>{call.output}</pre>
-              </details>
-            )}
+          <Td className="w-full min-w-0">
+            <ToolCallDetails input={call.input} output={call.output} />
           </Td>
         </tr>
       ))}

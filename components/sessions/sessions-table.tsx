@@ -1,50 +1,66 @@
 import Link from "next/link";
 import { Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
-import { formatScore, shortId } from "@/components/turns/format";
+import { formatCount, formatUnit } from "@/lib/format";
 import { OutcomeBadge } from "./outcome-badge";
+import { agentOf, clipLine, projectOf, sessionOrigin } from "./session-facts";
+import { ProjectName, SessionSource } from "./session-source";
 
 export type SessionRow = {
   id: string;
   source: string;
-  startedAt: Date;
+  cwd: string | null;
+  transcriptPath: string | null;
+  firstPrompt: string | null;
   lastEventAt: Date;
   turns: number;
   toolCalls: number;
   outcome: { status: string; score: number } | null;
 };
 
-const link = "text-indigo-600 hover:underline";
+export const SESSION_TABLE_HEAD = ["Project", "First prompt", "Agent", "Source", "Outcome", "Turns", "Tool calls", "Last event"];
 
-/** Sessions, newest activity first, with their outcome once credited. */
+/** Sessions, newest activity first: the project, what was asked first, the agent, where the events came from, and the outcome once credited. */
 export function SessionsTable({ rows }: { rows: SessionRow[] }) {
   return (
-    <Table
-      head={["Session", "Source", "Started", "Last event", "Turns", "Tool calls", "Outcome", "Score"]}
-      empty={rows.length === 0 ? <p className="px-3 py-6 text-center text-sm text-slate-500">No sessions here yet.</p> : null}
-    >
-      {rows.map((row) => (
-        <tr key={row.id} data-testid={`session-${row.id}`} className="hover:bg-slate-50">
-          <Td className="font-mono text-xs">
-            <Link href={`/sessions/${encodeURIComponent(row.id)}`} title={row.id} aria-label={`Session ${row.id}`} className={link}>
-              {shortId(row.id)}
-            </Link>
-          </Td>
-          <Td className="text-xs">{row.source}</Td>
-          <Td className="whitespace-nowrap text-xs">
-            <Time value={row.startedAt} />
-          </Td>
-          <Td className="whitespace-nowrap text-xs">
-            <Time value={row.lastEventAt} />
-          </Td>
-          <Td className="tabular-nums">{row.turns}</Td>
-          <Td className="tabular-nums">{row.toolCalls}</Td>
-          <Td>
-            <OutcomeBadge status={row.outcome?.status ?? null} />
-          </Td>
-          <Td className="tabular-nums">{row.outcome ? formatScore(row.outcome.score) : <span className="text-slate-400">—</span>}</Td>
-        </tr>
-      ))}
+    <Table head={SESSION_TABLE_HEAD} empty={rows.length === 0 ? <p className="px-3 py-6 text-center text-sm text-slate-500">No sessions here yet.</p> : null}>
+      {rows.map((row) => {
+        const origin = sessionOrigin(row.source, row.transcriptPath);
+        return (
+          <tr key={row.id} data-testid={`session-${row.id}`} className="hover:bg-slate-50">
+            <Td className="whitespace-nowrap">
+              <ProjectName project={projectOf(row.cwd)} />
+            </Td>
+            <Td className="max-w-md">
+              <Link
+                href={`/sessions/${encodeURIComponent(row.id)}`}
+                title={`Session ${row.id}`}
+                aria-label={`Session ${row.id}`}
+                className="block truncate text-slate-800 hover:text-indigo-600 hover:underline"
+                data-testid="session-first-prompt"
+              >
+                {row.firstPrompt ? clipLine(row.firstPrompt) : <span className="italic text-slate-400">no prompt</span>}
+              </Link>
+            </Td>
+            <Td className="whitespace-nowrap text-xs">
+              <span data-testid="session-agent">{agentOf(origin)}</span>
+            </Td>
+            <Td>
+              <SessionSource origin={origin} />
+            </Td>
+            <Td className="whitespace-nowrap">
+              <span data-testid="session-outcome-cell">
+                <OutcomeBadge status={row.outcome?.status ?? null} /> {row.outcome ? <span className="tabular-nums text-xs text-slate-700">{formatUnit(row.outcome.score)}</span> : null}
+              </span>
+            </Td>
+            <Td className="text-right tabular-nums">{formatCount(row.turns)}</Td>
+            <Td className="text-right tabular-nums">{formatCount(row.toolCalls)}</Td>
+            <Td className="whitespace-nowrap text-xs">
+              <Time value={row.lastEventAt} />
+            </Td>
+          </tr>
+        );
+      })}
     </Table>
   );
 }

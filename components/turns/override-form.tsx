@@ -6,7 +6,7 @@ import { fieldError, useAction } from "@/components/ui/use-action";
 import { overrideScoreAction } from "@/lib/actions/override-score";
 import { PRINCIPLES, type Principle } from "@/lib/reward";
 import { overrideScoreSchema } from "@/lib/schemas/turns";
-import { formatScore } from "./format";
+import { formatUnit, formatWeighted } from "@/lib/format";
 
 /** An editor sets one principle's score on this turn, with a reason; the engine's score is kept beside it. */
 export function OverrideForm({ turnId }: { turnId: string }) {
@@ -50,7 +50,7 @@ export function OverrideForm({ turnId }: { turnId: string }) {
       {override.isError && !Array.isArray(override.error.error.details) ? <ErrorText>{override.error.message}</ErrorText> : null}
       {override.data ? (
         <p role="status" data-testid="override-result" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-          Saved. New totals: weighted {formatScore(override.data.weighted_total)}, normalized {formatScore(override.data.normalized_total)}.
+          Saved. New totals: normalized {formatUnit(override.data.normalized_total)}, weighted {formatWeighted(override.data.weighted_total)}.
         </p>
       ) : null}
     </form>

@@ -1,6 +1,6 @@
 import { Time } from "@/components/ui/time";
 import type { ScoreDict } from "@/lib/reward";
-import { formatScore } from "./format";
+import { formatUnit } from "@/lib/format";
 
 type Override = { id: string; principle: string; value: number; reason: string; authorLabel: string; createdAt: Date };
 
@@ -16,8 +16,8 @@ export function OverrideList({ overrides, engine }: { overrides: Override[]; eng
             <p>
               <span className="font-medium text-slate-900">{o.principle}</span>{" "}
               <span className="tabular-nums">
-                {was === undefined ? "" : `${formatScore(was)} → `}
-                {formatScore(o.value)}
+                {was === undefined ? "" : `${formatUnit(was)} → `}
+                {formatUnit(o.value)}
               </span>
             </p>
             <p className="whitespace-pre-wrap break-words text-slate-700">{o.reason}</p>

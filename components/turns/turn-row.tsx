@@ -1,11 +1,12 @@
 import Link from "next/link";
 import { Badge, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
-import { formatScore, lowestPrinciple, shortId } from "./format";
+import { formatUnit } from "@/lib/format";
+import { lowestPrinciple, shortId } from "./format";
 import type { TurnRow as Row } from "./rows";
 import { TotalBar } from "./total-bar";
 
-export const TURN_TABLE_HEAD = ["Scored", "Session", "Turn", "Prompt", "Total", "Lowest", ""];
+export const TURN_TABLE_HEAD = ["Scored", "Session", "Turn", "Prompt", "Normalized total (weighted)", "Lowest", ""];
 
 const link = "text-indigo-600 hover:underline";
 
@@ -39,10 +40,10 @@ export function TurnRow({ row }: { row: Row }) {
       <Td className="whitespace-nowrap text-xs">
         {lowest ? (
           <>
-            {lowest.principle} <span className="tabular-nums text-slate-500">{formatScore(lowest.score)}</span>
+            {lowest.principle} <span className="tabular-nums text-slate-500">{formatUnit(lowest.score)}</span>
           </>
         ) : (
-          <span className="text-slate-400">all 1.0</span>
+          <span className="text-slate-400">all 1.000</span>
         )}
       </Td>
       <Td>{row.overridden ? <Badge tone="amber">overridden</Badge> : null}</Td>

@@ -6,7 +6,10 @@ import { db } from "./client";
 import { constitutionVersions } from "./constitution";
 import { principleDaily, principleTrust } from "./credit";
 
-/** Sessions, newest activity first, with their outcome when credited. */
+/** Characters of a session's first prompt read for the Sessions table. */
+const FIRST_PROMPT_READ = 400;
+
+/** Sessions, newest activity first, with where they came from, their first prompt (its start) and their outcome when credited. */
 export async function listSessions(options: { limit?: number; before?: Date } = {}) {
   const rows = await db().agentSession.findMany({
     where: options.before ? { lastEventAt: { lt: options.before } } : {},
@@ -14,18 +17,29 @@ export async function listSessions(options: { limit?: number; before?: Date } = 
     take: Math.min(options.limit ?? 50, 200),
     include: { _count: { select: { turns: true, toolCalls: true } } },
   });
-  const outcomes = await db().sessionOutcome.findMany({ where: { sessionId: { in: rows.map((r) => r.id) } }, select: { sessionId: true, status: true, score: true } });
-  const byId = new Map(outcomes.map((o) => [o.sessionId, o]));
+  const ids = rows.map((r) => r.id);
+  const [outcomes, prompts] = await Promise.all([
+    db().sessionOutcome.findMany({ where: { sessionId: { in: ids } }, select: { sessionId: true, status: true, score: true } }),
+    db().$queryRawUnsafe<{ session_id: string; prompt: string }[]>(
+      `SELECT DISTINCT ON (session_id) session_id, left(prompt, $2::int) AS prompt FROM turn WHERE session_id = ANY($1::text[]) AND prompt <> '' ORDER BY session_id, number`,
+      ids,
+      FIRST_PROMPT_READ,
+    ),
+  ]);
+  const outcomeOf = new Map(outcomes.map((o) => [o.sessionId, { status: o.status, score: o.score }]));
+  const promptOf = new Map(prompts.map((p) => [p.session_id, p.prompt]));
   return rows.map((r) => ({
     id: r.id,
     source: r.source,
     cwd: r.cwd,
+    transcriptPath: r.transcriptPath,
+    firstPrompt: promptOf.get(r.id) ?? null,
     startedAt: r.startedAt,
     lastEventAt: r.lastEventAt,
     endedAt: r.endedAt,
     turns: r._count.turns,
     toolCalls: r._count.toolCalls,
-    outcome: byId.get(r.id) ? { status: byId.get(r.id)!.status, score: byId.get(r.id)!.score } : null,
+    outcome: outcomeOf.get(r.id) ?? null,
   }));
 }
 

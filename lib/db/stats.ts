@@ -6,18 +6,26 @@ export type TrendPoint = { day: string; turns: number; avgNormalized: number };
 export type Bucket = { from: number; to: number; turns: number };
 export type PrincipleAverage = { principle: Principle; average: number; turns: number };
 
+/**
+ * When a turn happened, as a UTC timestamp: when the agent stopped (else started). The
+ * trend and the week's averages go by this, not by scored_at, which is when Charter
+ * scored it: an import or a recompute would put every turn on that one day.
+ */
+const TURN_TIME_UTC = "(coalesce(t.stopped_at, t.started_at) AT TIME ZONE 'UTC')";
 
-/** What the Overview shows: daily score trend, the distribution of totals, and the weakest principles of the last 7 days. */
+/** What the Overview shows: the daily score trend by when turns happened (UTC days, `days` ending today), the distribution of totals, and the weakest principles of the last 7 days. */
 export async function overviewStats(days = 30) {
   const [trend, buckets, averages, counts] = await Promise.all([
     db().$queryRawUnsafe<{ day: Date; turns: bigint; avg: number }[]>(
-      `SELECT date_trunc('day', scored_at AT TIME ZONE 'UTC') AS day, count(*) AS turns, avg(normalized_total)::float8 AS avg
-       FROM turn_score WHERE scored_at >= now() - make_interval(days => $1::int) GROUP BY 1 ORDER BY 1`,
+      `SELECT date_trunc('day', ${TURN_TIME_UTC}) AS day, count(*) AS turns, avg(s.normalized_total)::float8 AS avg
+       FROM turn_score s JOIN turn t ON t.id = s.turn_id
+       WHERE ${TURN_TIME_UTC} >= date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => $1::int - 1) GROUP BY 1 ORDER BY 1`,
       days,
     ),
     db().$queryRawUnsafe<{ bucket: number; turns: bigint }[]>(`SELECT least(floor(normalized_total * 10), 9)::int AS bucket, count(*) AS turns FROM turn_score GROUP BY 1 ORDER BY 1`),
     db().$queryRawUnsafe<Record<string, number | bigint>[]>(
-      `SELECT count(*) AS turns, ${PRINCIPLES.map((p) => `avg(${SCORE_SQL_COLUMN[p]})::float8 AS "${p}"`).join(", ")} FROM turn_score WHERE scored_at >= now() - interval '7 days'`,
+      `SELECT count(*) AS turns, ${PRINCIPLES.map((p) => `avg(s.${SCORE_SQL_COLUMN[p]})::float8 AS "${p}"`).join(", ")}
+       FROM turn_score s JOIN turn t ON t.id = s.turn_id WHERE coalesce(t.stopped_at, t.started_at) >= now() - interval '7 days'`,
     ),
     db().$queryRawUnsafe<{ turns: bigint; sessions: bigint }[]>(`SELECT (SELECT count(*) FROM turn_score) AS turns, (SELECT count(*) FROM agent_session) AS sessions`),
   ]);

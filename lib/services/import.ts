@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { REPO_ROOT } from "@/lib/paths";
 import { agentEventSchema, type AgentEvent } from "@/lib/schemas/events";
-import { DEFAULT_IDLE_MINUTES, transcriptsToEvents } from "@/lib/transcripts/convert";
+import { DEFAULT_IDLE_MINUTES, newestEntryTime, recentShiftMs, transcriptsToEvents } from "@/lib/transcripts/convert";
 import { sessionsOf, type Malformed } from "@/lib/transcripts/entries";
 import { ingestEvents } from "./ingest";
 
@@ -17,6 +17,12 @@ export type ImportOptions = {
   /** The time idleness is measured to; now unless a test says otherwise. */
   now?: Date;
   onProgress?: (done: number, total: number, file: string) => void;
+  /**
+   * Move the transcripts' times so the newest falls in the last day (recentShiftMs),
+   * keeping their order and spacing. Defaults to true for the demo (every file under
+   * DEMO_DIR), whose fixed dates would otherwise age; real transcripts keep their times.
+   */
+  datedToNow?: boolean;
 };
 /** `open`: sessions left open (no /exit, written to within the idle time); importing again later closes them. */
 export type ImportSummary = { files: number; sessions: number; open: number; accepted: number; duplicates: number; malformed: Malformed[] };
@@ -30,6 +36,22 @@ export async function transcriptFiles(target: string): Promise<string[]> {
     .filter((e) => e.isFile() && e.name.endsWith(".jsonl"))
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
+}
+
+function isDemo(files: string[]): boolean {
+  return (
+    files.length > 0 &&
+    files.every((file) => {
+      const relative = path.relative(DEMO_DIR, path.resolve(file));
+      return !path.isAbsolute(relative) && relative.split(path.sep)[0] !== "..";
+    })
+  );
+}
+
+/** One shift for all the files, so sessions keep their order and spacing across files. */
+async function shiftToNow(files: string[], now: Date, idleMinutes: number): Promise<number> {
+  const newest = newestEntryTime(await Promise.all(files.map(async (file) => ({ file, text: await readFile(file, "utf8") }))));
+  return newest === null ? 0 : recentShiftMs(newest, now, idleMinutes);
 }
 
 /**
@@ -66,7 +88,9 @@ async function groupBySession(files: string[]): Promise<string[][]> {
  * they grew adds what is new and scores the grown turns and sessions again.
  */
 export async function importTranscripts(files: string[], options: ImportOptions = {}): Promise<ImportSummary> {
-  const convertOptions = { now: options.now ?? new Date(), idleMinutes: options.idleMinutes ?? DEFAULT_IDLE_MINUTES };
+  const now = options.now ?? new Date();
+  const idleMinutes = options.idleMinutes ?? DEFAULT_IDLE_MINUTES;
+  const convertOptions = { now, idleMinutes, shiftMs: (options.datedToNow ?? isDemo(files)) ? await shiftToNow(files, now, idleMinutes) : 0 };
   const summary: ImportSummary = { files: 0, sessions: 0, open: 0, accepted: 0, duplicates: 0, malformed: [] };
   for (const group of await groupBySession(files)) {
     const texts = await Promise.all(group.map(async (file) => ({ file, text: await readFile(file, "utf8") })));

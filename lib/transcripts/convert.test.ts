@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentEventSchema } from "@/lib/schemas/events";
-import { DEFAULT_IDLE_MINUTES, transcriptsToEvents, type TranscriptFile } from "./convert";
+import { DEFAULT_IDLE_MINUTES, newestEntryTime, RECENT_DAYS, recentShiftMs, transcriptsToEvents, type TranscriptFile } from "./convert";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (relative: string): TranscriptFile => ({ file: relative, text: readFileSync(path.join(ROOT, relative), "utf8") });
@@ -179,5 +179,41 @@ describe("transcriptsToEvents", () => {
   it("uses the file name when entries carry no session id", () => {
     const { sessions } = convert([{ file: "dir/from-file.jsonl", text: '{"type":"user","message":{"role":"user","content":"hello"}}' }], "2026-11-21T00:00:00.000Z");
     expect(sessions).toEqual([{ id: "from-file", ended: null, lastAt: null }]);
+  });
+});
+
+describe("recentShiftMs", () => {
+  const DAY = 86_400_000;
+  const now = new Date("2026-12-10T12:00:00.000Z");
+  const at = (iso: string) => Date.parse(iso);
+
+  it.each([
+    ["an idle transcript of the last RECENT_DAYS days keeps its times", at("2026-12-08T09:00:00.000Z"), 0],
+    ["an old one moves by whole days to the day before now, less the idle time", at("2026-11-20T21:03:56.000Z"), 19 * DAY],
+    ["one newer than now less the idle time moves back a whole day", at("2026-12-10T11:45:00.000Z"), -DAY],
+    ["one from the future moves back", at("2026-12-20T08:00:00.000Z"), -10 * DAY],
+  ])("%s", (_, newest, shift) => {
+    expect(recentShiftMs(newest, now, idle)).toBe(shift);
+  });
+
+  it(`leaves the newest entry within the day before now less the idle time, RECENT_DAYS = ${RECENT_DAYS}`, () => {
+    for (const newest of [at("2020-01-01T00:00:00.000Z"), at("2026-12-01T23:59:59.000Z"), at("2027-03-01T06:00:00.000Z")]) {
+      const moved = newest + recentShiftMs(newest, now, idle);
+      expect(moved).toBeLessThanOrEqual(now.getTime() - idle * 60_000);
+      expect(moved).toBeGreaterThan(now.getTime() - idle * 60_000 - DAY);
+    }
+  });
+});
+
+describe("transcriptsToEvents with shiftMs", () => {
+  it("moves every event by the shift and keeps ids, order and spacing, so the demo dated to now is still idempotent", () => {
+    const files = [demo("fix-failing-pagination-test"), demo("big-refactor")];
+    const now = "2026-12-01T00:00:00.000Z";
+    const plain = convert(files, now);
+    const shiftMs = recentShiftMs(newestEntryTime(files)!, new Date(now), idle);
+    const shifted = transcriptsToEvents(files, { now: new Date(now), idleMinutes: idle, shiftMs });
+    expect(shiftMs).not.toBe(0);
+    expect(shifted.events.map((e) => e.id)).toEqual(plain.events.map((e) => e.id));
+    expect(shifted.events.map((e) => (e.at ? Date.parse(e.at) - shiftMs : null))).toEqual(plain.events.map((e) => (e.at ? Date.parse(e.at) : null)));
   });
 });

@@ -32,10 +32,37 @@ export const DEFAULT_IDLE_MINUTES = 30;
 export const CONTEXT_WINDOW_TOKENS = 200_000;
 
 export type TranscriptFile = { file: string; text: string };
-export type ConvertOptions = { now: Date; idleMinutes: number };
+/** `shiftMs` moves every entry's time by that much (the demo's, see recentShiftMs); 0 or absent keeps them. */
+export type ConvertOptions = { now: Date; idleMinutes: number; shiftMs?: number };
 /** A session found in the transcripts: `ended` says why it was closed, or null when it is still open. */
 export type ConvertedSession = { id: string; ended: "exit" | "idle" | null; lastAt: string | null };
 export type Converted = { sessions: ConvertedSession[]; events: AgentEventInput[]; malformed: Malformed[]; lines: number };
+
+const DAY_MS = 86_400_000;
+/** Transcripts whose newest entry is at most this many days old keep their own times when dated to now. */
+export const RECENT_DAYS = 7;
+
+/**
+ * How far to move transcripts whose newest entry is at `newest` so they look recent
+ * at `now`: whole days, so each entry keeps its time of day and the entries their order
+ * and spacing, with the newest landing in the day before `now` less `idleMinutes` (so a
+ * session without /exit is over). Transcripts already from the last RECENT_DAYS days
+ * (and idle) keep their own times: 0. Used for the demo, whose files are fixed.
+ */
+export function recentShiftMs(newest: number, now: Date, idleMinutes: number): number {
+  const latest = now.getTime() - idleMinutes * 60_000;
+  if (newest <= latest && newest > now.getTime() - RECENT_DAYS * DAY_MS) return 0;
+  return Math.floor((latest - newest) / DAY_MS) * DAY_MS;
+}
+
+/** The newest entry time across transcript files, or null when none has a timestamp. */
+export function newestEntryTime(files: TranscriptFile[]): number | null {
+  let newest: number | null = null;
+  for (const { file, text } of files) {
+    for (const e of parseTranscript(file, text).entries) if (e.time !== null && (newest === null || e.time > newest)) newest = e.time;
+  }
+  return newest;
+}
 
 type Turn = { reply: string; usage?: Record<string, number>; lastKey: string; lastAt?: string };
 
@@ -151,7 +178,9 @@ export function transcriptsToEvents(files: TranscriptFile[], options: ConvertOpt
     malformed.push(...parsed.malformed);
     lines += parsed.lines;
     const own = new Map<string, Located[]>();
-    for (const e of parsed.entries) {
+    const shift = options.shiftMs ?? 0;
+    for (const parsedEntry of parsed.entries) {
+      const e = shift && parsedEntry.time !== null ? { ...parsedEntry, time: parsedEntry.time + shift } : parsedEntry;
       if (!own.has(e.session)) own.set(e.session, []);
       own.get(e.session)!.push(e);
     }

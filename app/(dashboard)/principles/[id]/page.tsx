@@ -7,14 +7,16 @@ import { PrincipleTextView } from "@/components/principles/principle-text";
 import { TrustChart } from "@/components/principles/trust-chart";
 import { TrustNumbers } from "@/components/principles/trust-numbers";
 import { UsageTable } from "@/components/principles/usage-table";
+import { shortId } from "@/components/turns/format";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";
 import { getPrinciple } from "@/lib/db/sessions";
 
-export const metadata: Metadata = { title: "Principle" };
-
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  return { title: `Principle ${shortId((await params).id, 40)}` };
+}
 
 function VersionNote({ hasText, version, current }: { hasText: boolean; version: number | null; current: boolean }) {
   if (!hasText) return <ErrorText>This principle is in none of the recent constitution versions: only its credits remain.</ErrorText>;

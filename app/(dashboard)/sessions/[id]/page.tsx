@@ -6,7 +6,8 @@ import { OutcomeSummary } from "@/components/sessions/outcome-summary";
 import { PromptTimeline } from "@/components/sessions/prompt-timeline";
 import { SessionTools } from "@/components/sessions/session-tools";
 import { Card, PageHeader } from "@/components/ui/primitives";
-import { Time } from "@/components/ui/time";
+import { SessionHeader } from "@/components/sessions/session-header";
+import { shortId } from "@/components/turns/format";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";
@@ -18,10 +19,12 @@ import { db } from "@/lib/db/client";
 import { llmSettings } from "@/lib/env";
 import { lastReflection, NO_LLM_MESSAGE } from "@/lib/services/reflect";
 
-export const metadata: Metadata = { title: "Session" };
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  // From the URL alone: a title must not show a prompt to whoever opens the link before signing in.
+  return { title: `Session ${shortId((await params).id)}` };
+}
 
 const link = "whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline";
-
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");
@@ -35,26 +38,13 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <PageHeader
         title="Session"
         description={
-          <>
-            <span className="font-mono text-slate-900" data-testid="session-id">
-              {session.id}
-            </span>{" "}
-            from {session.source}
-            {session.cwd ? (
-              <>
-                {" "}
-                in <code>{session.cwd}</code>
-              </>
-            ) : null}
-            , started <Time value={session.startedAt} />, last event <Time value={session.lastEventAt} />
-            {session.endedAt ? (
-              <>
-                , ended <Time value={session.endedAt} />
-                {session.endReason ? ` (${session.endReason})` : ""}
-              </>
-            ) : null}
-            .
-          </>
+          <SessionHeader
+            session={session}
+            firstPrompt={turns.find((t) => t.prompt)?.prompt ?? null}
+            turns={turns.length}
+            toolCalls={toolCalls.length}
+            outcome={outcome ? { status: outcome.status, score: outcome.score } : null}
+          />
         }
         actions={
           <div className="flex gap-4">

@@ -6,6 +6,7 @@ import { OverrideForm } from "@/components/turns/override-form";
 import { OverrideList } from "@/components/turns/override-list";
 import { ScoreChart } from "@/components/turns/score-chart";
 import { ScoreTable } from "@/components/turns/score-table";
+import { shortId } from "@/components/turns/format";
 import { ToolList } from "@/components/turns/tool-list";
 import { TurnTotals } from "@/components/turns/turn-totals";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
@@ -18,10 +19,12 @@ import { constitutionVersions } from "@/lib/db/constitution";
 import { getTurn, SCORE_COLUMN } from "@/lib/db/turns";
 import { PRINCIPLES, type ScoreDict } from "@/lib/reward";
 
-export const metadata: Metadata = { title: "Turn" };
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  // From the URL alone: a title must not show a prompt to whoever opens the link before signing in.
+  return { title: `Turn ${shortId((await params).id, 12)}` };
+}
 
 const pre = "max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-3 font-mono text-xs text-slate-800";
-
 
 export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { agentOf, CLAUDE_CODE, clipLine, OTHER_AGENT, projectOf, sessionOrigin } from "./session-facts";
+
+describe("sessionOrigin", () => {
+  it.each([
+    ["api", "/home/dev/.claude/projects/-home-dev-shop/0b6a.jsonl", "hook"],
+    ["api", null, "api"],
+    ["import", "/home/dev/.claude/projects/x.jsonl", "import"],
+    ["dashboard", null, "dashboard"],
+    ["hook", null, "hook"],
+    ["something-new", null, "api"],
+  ] as const)("source %s with transcript %s is %s", (source, transcript, origin) => {
+    expect(sessionOrigin(source, transcript)).toBe(origin);
+  });
+});
+
+describe("agentOf", () => {
+  it.each([
+    ["hook", CLAUDE_CODE],
+    ["import", CLAUDE_CODE],
+    ["api", OTHER_AGENT],
+    ["dashboard", OTHER_AGENT],
+  ] as const)("%s: %s", (origin, agent) => {
+    expect(agentOf(origin)).toBe(agent);
+  });
+});
+
+describe("projectOf", () => {
+  it.each([
+    ["/home/dev/shop-api", { name: "shop-api", path: "/home/dev/shop-api" }],
+    ["/home/dev/shop-api/", { name: "shop-api", path: "/home/dev/shop-api/" }],
+    ["C:\\work\\charter", { name: "charter", path: "C:\\work\\charter" }],
+    ["/", { name: "/", path: "/" }],
+    ["  ", null],
+    [null, null],
+  ])("%j is %j", (cwd, project) => {
+    expect(projectOf(cwd)).toEqual(project);
+  });
+});
+
+describe("clipLine", () => {
+  it("puts the text on one line and cuts it with an ellipsis", () => {
+    expect(clipLine("Fix the\n  failing test", 100)).toBe("Fix the failing test");
+    expect(clipLine("abcdefghij", 5)).toBe("abcd…");
+    expect(clipLine("abcde", 5)).toBe("abcde");
+  });
+});
