@@ -5,7 +5,7 @@ import type { Overlay } from "@/lib/constitution/schema";
 /** The domain overlays, each linking to its editor. */
 export function OverlaysTable({ overlays }: { overlays: Overlay[] }) {
   return (
-    <Table head={["Domain", "Description", "Keywords", "Principles", "Overrides", ""]}>
+    <Table head={["Domain", "Description", "Keywords", "Principles", "Overrides", "Flags"]}>
       {overlays.map((o) => {
         const overrides = Object.entries(o.priority_overrides);
         return (

@@ -8,11 +8,11 @@ import { VersionSummary } from "@/components/constitution/version-summary";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
+import { orderByPrecedence } from "@/lib/constitution/conflict";
 import { allPrinciples } from "@/lib/constitution/overlay";
 import { constitutionVersions } from "@/lib/db/constitution";
 
 export const metadata: Metadata = { title: "Constitution" };
-
 
 export default async function ConstitutionPage() {
   const me = await requirePage("viewer");
@@ -33,7 +33,7 @@ export default async function ConstitutionPage() {
     );
   }
   const overlays = Object.values(version.constitution.overlays);
-  const principles: PrincipleRow[] = allPrinciples(version.constitution).map((p) => ({ id: p.id, level: p.level, priority: p.priority, title: p.title, rule: p.rule, keywords: p.keywords, domain: p.domain }));
+  const principles: PrincipleRow[] = orderByPrecedence(allPrinciples(version.constitution)).map((p) => ({ id: p.id, level: p.level, priority: p.priority, title: p.title, rule: p.rule, keywords: p.keywords, domain: p.domain }));
   return (
     <>
       {header}
