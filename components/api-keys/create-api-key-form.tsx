@@ -1,5 +1,6 @@
 "use client";
 import { useState } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Button, ErrorText, Field, Input } from "@/components/ui/primitives";
 import { fieldError, useAction } from "@/components/ui/use-action";
 import { createApiKeyAction } from "@/lib/actions/create-api-key";
@@ -56,6 +57,7 @@ export function CreateApiKeyForm() {
         <div role="status" className="space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
           <p>Copy this key now: it is not stored and will not be shown again.</p>
           <input readOnly aria-label="New API key" value={create.data.key} className="w-full rounded border border-amber-200 bg-white px-2 py-1 font-mono text-xs" onFocus={(e) => e.target.select()} />
+          <CopyButton text={create.data.key} label="Copy key" />
         </div>
       ) : null}
     </form>

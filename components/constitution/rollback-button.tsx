@@ -1,14 +1,14 @@
 "use client";
 import { useState } from "react";
-import { Button, ErrorText, Input } from "@/components/ui/primitives";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { ErrorText, Input } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { rollbackConstitutionAction } from "@/lib/actions/rollback-constitution";
 
-/** Rolls back to `toVersionId` as a new version, after a confirm step with an optional message. */
+/** Rolls back to `toVersionId` as a new version, after an inline confirm with an optional message. */
 export function RollbackButton({ toVersionId, baseVersionId }: { toVersionId: number; baseVersionId: number }) {
-  const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState("");
-  const rollback = useAction(rollbackConstitutionAction, { onSuccess: () => setConfirming(false) });
+  const rollback = useAction(rollbackConstitutionAction);
 
   if (rollback.data) {
     return (
@@ -17,33 +17,20 @@ export function RollbackButton({ toVersionId, baseVersionId }: { toVersionId: nu
       </p>
     );
   }
-  if (!confirming) {
-    return (
-      <Button variant="secondary" onClick={() => setConfirming(true)}>
-        Roll back to this version
-      </Button>
-    );
-  }
   return (
-    <form
-      aria-label={`Roll back to version ${toVersionId}`}
-      className="space-y-2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        rollback.mutate({ toVersionId, baseVersionId, message: message.trim() || undefined });
-      }}
-    >
-      <p className="text-sm text-slate-700">Make version {toVersionId} current again? This saves its content as a new version; history is kept.</p>
-      <Input aria-label="Rollback message" placeholder={`Roll back to version ${toVersionId}`} value={message} onChange={(e) => setMessage(e.target.value)} />
-      <div className="flex gap-2">
-        <Button type="submit" variant="danger" disabled={rollback.isPending}>
-          {rollback.isPending ? "Rolling back…" : "Confirm rollback"}
-        </Button>
-        <Button variant="ghost" onClick={() => setConfirming(false)}>
-          Cancel
-        </Button>
-      </div>
+    <div className="space-y-2">
+      <ConfirmButton
+        variant="danger"
+        question={`Make version ${toVersionId} current again? This saves its content as a new version; history is kept.`}
+        details={<Input aria-label="Rollback message" placeholder={`Roll back to version ${toVersionId}`} value={message} onChange={(e) => setMessage(e.target.value)} />}
+        confirmLabel="Confirm rollback"
+        pendingLabel="Rolling back…"
+        pending={rollback.isPending}
+        onConfirm={() => rollback.mutateAsync({ toVersionId, baseVersionId, message: message.trim() || undefined })}
+      >
+        Roll back to this version
+      </ConfirmButton>
       {rollback.isError ? <ErrorText>{rollback.error.message}</ErrorText> : null}
-    </form>
+    </div>
   );
 }

@@ -1,12 +1,14 @@
-import { Badge, Button } from "@/components/ui/primitives";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Badge } from "@/components/ui/primitives";
 import { EvaluationList } from "./evaluation-list";
 import { PRUNE_RULE, ruleWithCounts } from "./format";
 import type { ProposalView } from "./types";
+import { approveQuestion, rejectQuestion } from "./use-prune-decisions";
 
 type Props = {
   proposal: ProposalView;
   /** Present for approvers: selection and per-row decisions. */
-  decide?: { selected: boolean; onSelect: (selected: boolean) => void; onApprove: () => void; onReject: () => void; pending: boolean };
+  decide?: { selected: boolean; onSelect: (selected: boolean) => void; onApprove: () => Promise<void>; onReject: () => Promise<void>; pending: boolean };
 };
 
 /** One prune proposal: the text, the counts against the rule, and the rating events behind them. */
@@ -30,12 +32,12 @@ export function ProposalItem({ proposal: p, decide }: Props) {
       <EvaluationList events={p.events} eventCount={p.eventCount} counted={p.helpful + p.harmful} />
       {decide ? (
         <div className="flex items-start gap-2">
-          <Button variant="danger" disabled={decide.pending} onClick={decide.onApprove} aria-label={`Approve pruning ${p.name}`}>
+          <ConfirmButton variant="danger" pending={decide.pending} label={`Approve pruning ${p.name}`} question={approveQuestion([p.name])} confirmLabel="Prune it" pendingLabel="Pruning…" onConfirm={decide.onApprove}>
             Approve
-          </Button>
-          <Button variant="secondary" disabled={decide.pending} onClick={decide.onReject} aria-label={`Reject pruning ${p.name}`}>
+          </ConfirmButton>
+          <ConfirmButton variant="secondary" pending={decide.pending} label={`Reject pruning ${p.name}`} question={rejectQuestion([p.name])} confirmLabel="Keep it" pendingLabel="Keeping…" onConfirm={decide.onReject}>
             Reject
-          </Button>
+          </ConfirmButton>
         </div>
       ) : (
         <span />

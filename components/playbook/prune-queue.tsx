@@ -1,10 +1,10 @@
 "use client";
 import { useState } from "react";
-import { Button } from "@/components/ui/primitives";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { ActionError } from "./action-error";
 import { ProposalItem } from "./proposal-item";
 import type { ProposalView } from "./types";
-import { usePruneDecisions } from "./use-prune-decisions";
+import { approveQuestion, rejectQuestion, usePruneDecisions } from "./use-prune-decisions";
 
 /** The prune proposals; approvers select one or many and approve or reject them. */
 export function PruneQueue({ proposals, canDecide }: { proposals: ProposalView[]; canDecide: boolean }) {
@@ -23,12 +23,28 @@ export function PruneQueue({ proposals, canDecide }: { proposals: ProposalView[]
             <input type="checkbox" aria-label="Select all proposals" checked={allSelected} onChange={(e) => setPicked(new Set(e.target.checked ? proposals.map((p) => p.name) : []))} className="h-4 w-4" />
             {selected.length} of {proposals.length} selected
           </label>
-          <Button variant="danger" disabled={selected.length === 0 || decisions.pending} onClick={() => decisions.approve(selected)}>
+          <ConfirmButton
+            variant="danger"
+            disabled={selected.length === 0}
+            pending={decisions.pending}
+            question={approveQuestion(selected)}
+            confirmLabel={`Prune ${selected.length}`}
+            pendingLabel="Pruning…"
+            onConfirm={() => decisions.approve(selected)}
+          >
             Approve selected
-          </Button>
-          <Button variant="secondary" disabled={selected.length === 0 || decisions.pending} onClick={() => decisions.reject(selected)}>
+          </ConfirmButton>
+          <ConfirmButton
+            variant="secondary"
+            disabled={selected.length === 0}
+            pending={decisions.pending}
+            question={rejectQuestion(selected)}
+            confirmLabel={`Keep ${selected.length}`}
+            pendingLabel="Keeping…"
+            onConfirm={() => decisions.reject(selected)}
+          >
             Reject selected
-          </Button>
+          </ConfirmButton>
         </div>
       ) : (
         <p className="text-sm text-slate-500">Approvers decide proposals; you can read the evidence.</p>

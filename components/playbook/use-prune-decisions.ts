@@ -5,22 +5,32 @@ import { rejectPruneAction } from "@/lib/actions/reject-prune";
 
 const list = (names: string[]) => names.join(", ");
 
-/** Approve and reject, each behind a confirm dialog; `onDone` runs after either succeeds. */
+/** What approving `names` does, asked before it is done. */
+export function approveQuestion(names: string[]): string {
+  return `Prune ${list(names)}? Agents stop getting ${names.length === 1 ? "it" : "them"}; you can undo this under "Recently pruned".`;
+}
+
+/** What rejecting `names` does, asked before it is done. */
+export function rejectQuestion(names: string[]): string {
+  return `Keep ${list(names)}? ${names.length === 1 ? "It stays" : "They stay"} active and ${names.length === 1 ? "is" : "are"} proposed again only if the harmful count grows.`;
+}
+
+/** Approve and reject, each confirmed inline by the caller (see ConfirmButton); `onDone` runs after either succeeds. */
 export function usePruneDecisions(onDone: () => void) {
   const approve = useAction(approvePruneAction, { onSuccess: onDone });
   const reject = useAction(rejectPruneAction, { onSuccess: onDone });
   return {
     pending: approve.isPending || reject.isPending,
     failure: approve.error ?? reject.error,
-    approve(names: string[]) {
+    async approve(names: string[]) {
       if (names.length === 0) return;
       reject.reset();
-      if (window.confirm(`Prune ${list(names)}? Agents stop getting ${names.length === 1 ? "it" : "them"}; you can undo this under "Recently pruned".`)) approve.mutate({ names });
+      await approve.mutateAsync({ names });
     },
-    reject(names: string[]) {
+    async reject(names: string[]) {
       if (names.length === 0) return;
       approve.reset();
-      if (window.confirm(`Keep ${list(names)}? ${names.length === 1 ? "It stays" : "They stay"} active and ${names.length === 1 ? "is" : "are"} proposed again only if the harmful count grows.`)) reject.mutate({ names });
+      await reject.mutateAsync({ names });
     },
   };
 }
