@@ -105,7 +105,7 @@ export function SaveFilePanel({
         </p>
       ) : null}
       {conflictWith !== null ? (
-        <ErrorText>Not saved: version {conflictWith} was saved after the version you edited. Its change is shown above, with a way to re-apply your draft on top.</ErrorText>
+        <ErrorText>{failure?.message} Or re-apply your draft on top of version {conflictWith}: its change is shown above.</ErrorText>
       ) : failure?.code === "conflict" ? (
         <ErrorText>
           {failure.message}{" "}
