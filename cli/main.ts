@@ -1,17 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "@/lib/version";
-import { registerAudit } from "./commands/audit";
-import { registerConstitution } from "./commands/constitution";
-import { registerCredit } from "./commands/credit";
-import { registerDb } from "./commands/db";
-import { registerHooks } from "./commands/hooks";
-import { registerImport } from "./commands/import";
-import { registerKeys } from "./commands/keys";
-import { registerPlaybook } from "./commands/playbook";
-import { registerRetrieve } from "./commands/retrieve";
-import { registerScore } from "./commands/score";
-import { registerServe } from "./commands/serve";
-import { registerUsers } from "./commands/users";
+import { registerCommands } from "./commands";
 import { CliError, EXIT } from "./errors";
 
 const program = new Command("charter")
@@ -20,21 +9,8 @@ const program = new Command("charter")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-registerServe(program);
-registerDb(program);
-registerUsers(program);
-registerKeys(program);
-registerConstitution(program);
-registerRetrieve(program);
-registerScore(program);
-registerImport(program);
-registerHooks(program);
-registerCredit(program);
-registerPlaybook(program);
-registerAudit(program);
-
-
 try {
+  await registerCommands(program, process.argv.slice(2));
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {

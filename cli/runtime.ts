@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { databaseTarget, env, EnvError, resetEnv, type Env } from "@/lib/env";
 import { CliError } from "./errors";
 
@@ -21,12 +20,15 @@ export function loadEnv(): Env {
   }
 }
 
+/** The base URL for links: filled in when BETTER_AUTH_URL is unset, or over it when `baseUrlWins`. */
+export type BaseUrlDefault = { baseUrl?: string; baseUrlWins?: boolean };
+
 /**
  * Fills in what a zero-config start needs: a data directory, a session secret kept
  * in it (generated once, readable only by its owner), and the base URL. Variables
  * already set win. Returns the validated environment.
  */
-export function prepareEnv(defaults: { baseUrl?: string } = {}): Env {
+export function prepareEnv(defaults: BaseUrlDefault = {}): Env {
   const first = loadEnv();
   const dataDir = path.resolve(ROOT, first.CHARTER_DATA_DIR);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -36,7 +38,7 @@ export function prepareEnv(defaults: { baseUrl?: string } = {}): Env {
     if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
     process.env.BETTER_AUTH_SECRET = readFileSync(file, "utf8").trim();
   }
-  if (!first.BETTER_AUTH_URL && defaults.baseUrl) process.env.BETTER_AUTH_URL = defaults.baseUrl;
+  if (defaults.baseUrl && (defaults.baseUrlWins || !first.BETTER_AUTH_URL)) process.env.BETTER_AUTH_URL = defaults.baseUrl;
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   return loadEnv();
 }
@@ -47,6 +49,7 @@ export async function checkDatabase(e: Env): Promise<void> {
   if (target.kind === "embedded") return;
   const url = new URL(target.url);
   const where = `${url.hostname}:${url.port || "5432"}${url.pathname}`;
+  const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: 5_000 });
   client.on("error", () => undefined);
   try {
@@ -110,6 +113,35 @@ export function claimEmbedded(e: Env): void {
   });
 }
 
+const SERVER_STATE = "server.json";
+
+/**
+ * Records the URL a `charter serve` or `charter dev` answers on, until the process exits,
+ * so that other commands (`users create-admin`) print links for the port in use.
+ */
+export function recordServer(e: Env, url: string): void {
+  const file = path.join(path.resolve(ROOT, e.CHARTER_DATA_DIR), SERVER_STATE);
+  writeFileSync(file, JSON.stringify({ pid: process.pid, url }));
+  process.on("exit", () => {
+    try {
+      if ((JSON.parse(readFileSync(file, "utf8")) as { pid?: unknown }).pid === process.pid) rmSync(file);
+    } catch {
+      // already gone
+    }
+  });
+}
+
+/** The URL of the running `charter serve`/`charter dev` on this data directory, or null when none runs. */
+export function runningServerUrl(e: Env): string | null {
+  const file = path.join(path.resolve(ROOT, e.CHARTER_DATA_DIR), SERVER_STATE);
+  try {
+    const state = JSON.parse(readFileSync(file, "utf8")) as { pid?: unknown; url?: unknown };
+    return typeof state.pid === "number" && typeof state.url === "string" && pidAlive(state.pid) ? state.url : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The environment for child processes: this one, with the defaults prepareEnv filled in. */
 export function childEnv(): NodeJS.ProcessEnv {
   return { ...process.env };
@@ -158,7 +190,7 @@ async function hasPendingMigrations(db: () => { $queryRawUnsafe<T>(sql: string):
  * reachable, applies pending migrations, and always closes the connection.
  * Charter's own errors become one-line CLI errors.
  */
-export async function withDatabase<T>(work: () => Promise<T>, defaults: { baseUrl?: string } = {}): Promise<T> {
+export async function withDatabase<T>(work: () => Promise<T>, defaults: BaseUrlDefault = {}): Promise<T> {
   const e = prepareEnv(defaults);
   assertEmbeddedFree(e);
   await checkDatabase(e);

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Bundles the `charter` CLI (cli/main.ts) into dist/cli/, so the command starts in plain
+// Node from any directory: the `@/` alias is resolved here, at build time, and nothing is
+// compiled per call. npm packages stay imports, resolved from the repository's
+// node_modules (dist/ lives in the repository, so that works from any working directory).
+// Code splitting gives each command's implementation its own chunks, loaded by its
+// action's `await import()`: `charter --help` loads commander and the definitions only.
+//
+// Charter's sources find the repository through `import.meta.url`/`import.meta.dirname`
+// (lib/paths.ts, cli/runtime.ts, cli/hook/settings.ts). In a chunk those would name
+// dist/cli/, so each occurrence is rewritten to the source file's own location, relative
+// to the chunk: the bundle keeps working when the repository moves.
+//
+// dist/cli/sources.json lists Charter's files in the bundle (paths relative to the
+// repository), for bin/charter.mjs's staleness check.
+//
+// The output is built in a temporary directory and swapped in, so a command running
+// meanwhile never loads half a build.
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const entry = path.join(ROOT, "cli", "main.ts");
+if (!existsSync(entry)) process.exit(0);
+const outdir = path.join(ROOT, "dist", "cli");
+const staging = `${outdir}.${process.pid}.tmp`;
+const GENERATED = path.join(ROOT, "lib", "db", "generated") + path.sep;
+
+/** `import.meta.url` and `import.meta.dirname` of a Charter source file, as seen from a chunk in dist/cli/. */
+const sourceLocation = {
+  name: "charter-source-location",
+  setup(b) {
+    b.onLoad({ filter: /\.tsx?$/ }, (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`) || args.path.startsWith(GENERATED)) return undefined;
+      const text = readFileSync(args.path, "utf8");
+      const loader = args.path.endsWith(".tsx") ? "tsx" : "ts";
+      if (!text.includes("import.meta.")) return { contents: text, loader };
+      const file = path.relative(outdir, args.path).split(path.sep).join("/");
+      const dir = path.relative(outdir, path.dirname(args.path)).split(path.sep).join("/");
+      const contents = text
+        .replaceAll("import.meta.url", `new URL(${JSON.stringify(file)}, import.meta.url).href`)
+        .replaceAll("import.meta.dirname", `(import.meta.dirname + ${JSON.stringify(`/${dir}`)})`);
+      return { contents, loader };
+    });
+  },
+};
+
+rmSync(staging, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: ROOT,
+  entryPoints: { main: entry },
+  outdir: staging,
+  outExtension: { ".js": ".mjs" },
+  chunkNames: "[name]-[hash]", // beside main.mjs: the rewritten locations are relative to dist/cli/
+  bundle: true,
+  splitting: true,
+  packages: "external",
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  logLevel: "warning",
+  alias: { "@": ROOT },
+  plugins: [sourceLocation],
+  metafile: true,
+});
+// Charter's own inputs, which bin/charter.mjs compares with the bundle's time: a source
+// edited since the build runs from source instead of from a stale bundle.
+const sources = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules"));
+writeFileSync(path.join(staging, "sources.json"), `${JSON.stringify(sources)}\n`);
+const previous = `${outdir}.${process.pid}.old`;
+if (existsSync(outdir)) renameSync(outdir, previous);
+renameSync(staging, outdir);
+rmSync(previous, { recursive: true, force: true });
