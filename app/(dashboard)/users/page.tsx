@@ -6,12 +6,13 @@ import { Time } from "@/components/ui/time";
 import { requirePage } from "@/lib/auth/page";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import { users } from "@/lib/db/users";
+import { lastAuditedAt, latest } from "./last-active";
 
 export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const me = await requirePage("admin");
-  const rows = await users.list();
+  const [rows, audited] = await Promise.all([users.list(), lastAuditedAt()]);
   return (
     <>
       <PageHeader title="Users" description="People who can sign in, and what their role lets them do. Role changes apply from the person's next request." />
@@ -28,7 +29,7 @@ export default async function UsersPage() {
                   <Badge tone={row.role === "admin" ? "indigo" : "slate"}>{row.role}</Badge>
                 </Td>
                 <Td>
-                  <Time value={row.lastSeenAt} />
+                  <Time value={latest(row.lastSeenAt, audited.get(row.id))} />
                 </Td>
                 <Td>
                   <UserRowActions userId={row.id} email={row.email} role={row.role} banned={row.banned} isSelf={row.id === me.userId} />
@@ -36,6 +37,10 @@ export default async function UsersPage() {
               </tr>
             ))}
           </Table>
+          <p className="mt-3 text-xs text-slate-500">
+            Last active: the latest of the person&apos;s last sign-in or session refresh (sessions refresh at most once a day) and the last change they made or sign-out (from
+            the audit log). Reading pages is not recorded, so someone who only reads may have been active since.
+          </p>
         </Card>
         <div className="space-y-6">
           <Card title="Invite someone">
