@@ -142,6 +142,11 @@ export function runningServerUrl(e: Env): string | null {
   }
 }
 
+/** Where Next.js builds (next.config.ts's distDir): CHARTER_NEXT_DIST_DIR, else .next, in the repository. */
+export function nextDistDir(): string {
+  return path.resolve(ROOT, process.env.CHARTER_NEXT_DIST_DIR || ".next");
+}
+
 /** The environment for child processes: this one, with the defaults prepareEnv filled in. */
 export function childEnv(): NodeJS.ProcessEnv {
   return { ...process.env };

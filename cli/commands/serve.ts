@@ -24,7 +24,7 @@ function parsePort(value: string): number {
  */
 async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<number> {
   const { databaseTarget } = await import("@/lib/env");
-  const { assertEmbeddedFree, checkDatabase, childEnv, claimEmbedded, migrate, prepareEnv, recordServer, ROOT, run } = await import("../runtime");
+  const { assertEmbeddedFree, checkDatabase, childEnv, claimEmbedded, migrate, nextDistDir, prepareEnv, recordServer, ROOT, run } = await import("../runtime");
   const next = path.join(ROOT, ...NEXT_BIN);
   const port = parsePort(options.port);
   const shownHost = options.host === "0.0.0.0" ? "127.0.0.1" : options.host;
@@ -35,7 +35,7 @@ async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<nu
   const target = databaseTarget(e);
   console.log(`charter: database ${target.kind === "embedded" ? `embedded (${target.dir})` : "PostgreSQL"}; applying migrations…`);
   await migrate();
-  if (mode === "start" && (options.rebuild || !existsSync(path.join(ROOT, ".next", "BUILD_ID")))) {
+  if (mode === "start" && (options.rebuild || !existsSync(path.join(nextDistDir(), "BUILD_ID")))) {
     console.log("charter: building the dashboard (once; `charter serve --rebuild` builds again)…");
     await run(process.execPath, [next, "build"], { label: "The dashboard build" });
   }
