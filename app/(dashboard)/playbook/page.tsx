@@ -60,7 +60,7 @@ export default async function PlaybookPage({ searchParams }: { searchParams: Pro
               <ImportPlaybookForm />
             </Card>
             <Card title="Apply an extraction">
-              <ApplyExtractionForm />
+              <ApplyExtractionForm names={[...active, ...proposed].map((r) => r.name)} />
             </Card>
           </div>
         ) : null}
