@@ -2,7 +2,10 @@
 // Bundles the `charter` CLI (cli/main.ts) into dist/cli/, so the command starts in plain
 // Node from any directory: the `@/` alias is resolved here, at build time, and nothing is
 // compiled per call. npm packages stay imports, resolved from the repository's
-// node_modules (dist/ lives in the repository, so that works from any working directory).
+// node_modules (dist/ lives in the repository, so that works from any working directory),
+// except those in BUNDLED: zod is pure code that nearly every command loads, and as an
+// import it is 200-odd module files, a tenth of a second per call. Charter's schemas use
+// it among themselves only (no zod object crosses into better-auth's own copy).
 // Code splitting gives each command's implementation its own chunks, loaded by its
 // action's `await import()`: `charter --help` loads commander and the definitions only.
 //
@@ -27,6 +30,15 @@ if (!existsSync(entry)) process.exit(0);
 const outdir = path.join(ROOT, "dist", "cli");
 const staging = `${outdir}.${process.pid}.tmp`;
 const GENERATED = path.join(ROOT, "lib", "db", "generated") + path.sep;
+const BUNDLED = /^zod(\/|$)/;
+
+/** Every package import stays an import, but those BUNDLED. `@/` is Charter's alias, resolved by esbuild. */
+const packagesExternal = {
+  name: "charter-packages-external",
+  setup(b) {
+    b.onResolve({ filter: /^[^./@]|^@[^/]/ }, (args) => (BUNDLED.test(args.path) ? undefined : { path: args.path, external: true }));
+  },
+};
 
 /** `import.meta.url` and `import.meta.dirname` of a Charter source file, as seen from a chunk in dist/cli/. */
 const sourceLocation = {
@@ -56,13 +68,12 @@ const result = await build({
   chunkNames: "[name]-[hash]", // beside main.mjs: the rewritten locations are relative to dist/cli/
   bundle: true,
   splitting: true,
-  packages: "external",
   platform: "node",
   format: "esm",
   target: "node20",
   logLevel: "warning",
   alias: { "@": ROOT },
-  plugins: [sourceLocation],
+  plugins: [packagesExternal, sourceLocation],
   metafile: true,
 });
 // Charter's own inputs, which bin/charter.mjs compares with the bundle's time: a source
