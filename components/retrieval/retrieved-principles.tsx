@@ -1,6 +1,7 @@
 import { LevelBadge } from "@/components/constitution/level-badge";
 import { Table, Td } from "@/components/ui/primitives";
 import type { RetrievedPrinciple } from "@/lib/constitution/store";
+import { formatUnit } from "@/lib/format";
 import { ConfidenceBar } from "./confidence-bar";
 import { whyText } from "./why";
 
@@ -22,7 +23,7 @@ export function RetrievedPrinciples({ principles }: { principles: RetrievedPrinc
           </Td>
           <Td>{p.domain ?? <span className="text-slate-500">core</span>}</Td>
           <Td className="min-w-56 text-xs text-slate-600">
-            <span data-testid={`why-${p.id}`} title={`own match ${p.why.own.toFixed(2)}`}>
+            <span data-testid={`why-${p.id}`} title={`own match ${formatUnit(p.why.own)}`}>
               {whyText(p.why)}
             </span>
           </Td>

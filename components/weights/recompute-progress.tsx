@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/primitives";
+import { formatCount } from "@/lib/format";
 
 /** What `GET /api/v1/recompute` answers: the newest recompute job. */
 export type RecomputeJob = { id: number; weightSetId: number | null; status: string; total: number; done: number; error: string | null; finishedAt: string | null };
@@ -41,7 +42,7 @@ export function RecomputeProgress({ jobId, initial }: { jobId: number; initial: 
         <Badge tone={waiting ? "indigo" : (TONE[job.status] ?? "indigo")}>{waiting ? "queued" : job.status}</Badge>
         {waiting ? null : (
           <span className="tabular-nums text-slate-600">
-            {job.done}/{job.total} turns
+            {formatCount(job.done)}/{formatCount(job.total)} turns
           </span>
         )}
       </p>

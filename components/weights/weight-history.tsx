@@ -1,6 +1,6 @@
 import { Badge, Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
-import { formatScore } from "@/components/turns/format";
+import { formatWeighted } from "@/lib/format";
 import type { WeightSetRow } from "@/lib/db/weights";
 import { PRINCIPLES } from "@/lib/reward";
 
@@ -17,12 +17,12 @@ export function WeightHistory({ sets }: { sets: WeightSetRow[] }) {
             <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs">
               {PRINCIPLES.map((p) => (
                 <li key={p} className="whitespace-nowrap">
-                  <span className="text-slate-500">{p}</span> <span className="tabular-nums text-slate-900">{formatScore(set.weights[p] ?? 1)}</span>
+                  <span className="text-slate-500">{p}</span> <span className="tabular-nums text-slate-900">{formatWeighted(set.weights[p] ?? 1)}</span>
                 </li>
               ))}
             </ul>
           </Td>
-          <Td className="tabular-nums">{formatScore(set.maxTotal)}</Td>
+          <Td className="tabular-nums">{formatWeighted(set.maxTotal)}</Td>
           <Td>{set.authorLabel}</Td>
           <Td>{set.message}</Td>
           <Td className="whitespace-nowrap">

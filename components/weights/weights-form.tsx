@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, ErrorText, Field, Input } from "@/components/ui/primitives";
 import { fieldError, useAction } from "@/components/ui/use-action";
-import { formatScore } from "@/components/turns/format";
+import { formatWeighted } from "@/lib/format";
 import { saveWeightsAction } from "@/lib/actions/save-weights";
 import { DEFAULT_WEIGHTS, PRINCIPLE_QUESTIONS, PRINCIPLES, PrincipleScore, type Principle } from "@/lib/reward";
 import { saveWeightsSchema } from "@/lib/schemas/turns";
@@ -67,7 +67,7 @@ export function WeightsForm({ current, latestJob }: { current: Record<string, nu
         ))}
       </div>
       <p className="text-sm text-slate-700" data-testid="draft-max-total">
-        Max total under these weights: <span className="font-semibold tabular-nums">{valid ? formatScore(PrincipleScore.maxTotal(weights)) : "—"}</span>
+        Max total under these weights: <span className="font-semibold tabular-nums">{valid ? formatWeighted(PrincipleScore.maxTotal(weights)) : "—"}</span>
         <span className="text-slate-500"> (a perfect turn&apos;s weighted total).</span>
       </p>
       <Field label="Message" hint="Why the weights change; kept in the history and the audit log." error={error("message")}>

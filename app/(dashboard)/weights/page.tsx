@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { WeightHistory } from "@/components/weights/weight-history";
 import { WeightsForm } from "@/components/weights/weights-form";
-import { formatScore } from "@/components/turns/format";
+import { formatWeighted } from "@/lib/format";
 import { requirePage } from "@/lib/auth/page";
 import { latestRecompute } from "@/lib/db/stats";
 import { weightSets } from "@/lib/db/weights";
@@ -23,7 +23,7 @@ export default async function WeightsPage() {
         description="How much each principle counts in a turn's weighted total. A missing principle weighs 1.0; the max total is the weights' sum. Saving a new set recomputes every stored total in the background; the per-principle scores do not change."
       />
       <div className="space-y-6">
-        <Card title={`Weight set ${current.id} is in force (max total ${formatScore(current.maxTotal)})`}>
+        <Card title={`Weight set ${current.id} is in force (max total ${formatWeighted(current.maxTotal)})`}>
           <WeightsForm current={current.weights} latestJob={latestJob} />
         </Card>
         <Card title="History">
