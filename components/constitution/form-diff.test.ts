@@ -80,3 +80,18 @@ describe("a one-field edit in the core form changes one line of the shipped core
     expectValid(CORE_FILE, after);
   });
 });
+
+describe("the edits the e2e makes to the shipped legal overlay are one line each", () => {
+  const domain = "legal";
+  const text = textOf(`${OVERLAYS_DIR}/${domain}.yaml`);
+  const read = draftFromYaml(text, domain);
+  if (!read.ok) throw new Error(read.reason);
+  const draft = read.draft;
+
+  it.each<[string, OverlayDraft, string[][]]>([
+    ["a priority", { ...draft, principles: withFirst(draft.principles, () => ({ priority: "79" })) }, [["-    priority: 80", "+    priority: 79"]]],
+    ["a keyword", { ...draft, keywords: `${draft.keywords}, e2e keyword` }, [["+  - e2e keyword"]]],
+  ])("%s", (_, edited, expected) => {
+    expect(changedLines(text, draftToYaml(domain, edited, { draft, text }))).toEqual(expected);
+  });
+});
