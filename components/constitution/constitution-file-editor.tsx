@@ -188,7 +188,7 @@ export function ConstitutionFileEditor<D>({
         {view === "form" && form ? (
           renderForm({ draft: form.draft, issues: own, readOnly: !canEdit, onChange: (draft) => setForm({ ...form, draft }) })
         ) : canEdit ? (
-          <YamlEditor value={yamlText} onChange={setYamlText} issues={own} readOnly={false} label={`${Noun} YAML`} />
+          <YamlEditor value={yamlText} onChange={setYamlText} issues={own} label={`${Noun} YAML`} />
         ) : (
           <pre aria-label={`${Noun} YAML`} className="max-h-[32rem] overflow-auto whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-5 text-slate-800">
             {yamlText}

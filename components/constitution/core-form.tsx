@@ -12,7 +12,7 @@ export function CoreForm({ draft, issues, readOnly, onChange }: { draft: CoreDra
   if (readOnly) return <CoreView draft={draft} />;
   return (
     <div className="space-y-6">
-      <fieldset className="space-y-3" disabled={readOnly}>
+      <fieldset className="space-y-3">
         <Field label="Description" hint="Optional: what the core principles are for. Core principles apply to every request." error={issueText(issues, "description")}>
           <TextArea rows={3} value={draft.description} onChange={(e) => onChange({ ...draft, description: e.target.value })} />
         </Field>
@@ -23,7 +23,6 @@ export function CoreForm({ draft, issues, readOnly, onChange }: { draft: CoreDra
         empty="No principles: a constitution needs at least one core principle."
         principles={draft.principles}
         issues={issues}
-        readOnly={readOnly}
         onChange={(principles) => onChange({ ...draft, principles })}
       />
     </div>

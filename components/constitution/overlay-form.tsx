@@ -14,7 +14,7 @@ export function OverlayForm({ draft, issues, readOnly, onChange }: { draft: Over
   if (readOnly) return <OverlayView draft={draft} />;
   return (
     <div className="space-y-6">
-      <fieldset className="space-y-3" disabled={readOnly}>
+      <fieldset className="space-y-3">
         <Field label="Description" hint="What requests belong to this domain; end with “NOT for: …” to steer others away." error={issueText(issues, "description") ?? issueText(issues, "domain")}>
           <TextArea rows={5} value={draft.description} onChange={(e) => onChange({ ...draft, description: e.target.value })} />
         </Field>
@@ -22,15 +22,14 @@ export function OverlayForm({ draft, issues, readOnly, onChange }: { draft: Over
           <Input value={draft.keywords} onChange={(e) => onChange({ ...draft, keywords: e.target.value })} />
         </Field>
       </fieldset>
-      <OverlaySettingsFields settings={draft.settings} issues={issues} readOnly={readOnly} onChange={(settings) => onChange({ ...draft, settings })} />
-      <OverridesEditor rows={draft.overrides} issues={issues} readOnly={readOnly} onChange={(overrides) => onChange({ ...draft, overrides })} />
+      <OverlaySettingsFields settings={draft.settings} issues={issues} onChange={(settings) => onChange({ ...draft, settings })} />
+      <OverridesEditor rows={draft.overrides} issues={issues} onChange={(overrides) => onChange({ ...draft, overrides })} />
       <PrincipleList
         title="Additional principles"
         listField="additional_principles"
         empty="This overlay adds no principles."
         principles={draft.principles}
         issues={issues}
-        readOnly={readOnly}
         onChange={(principles) => onChange({ ...draft, principles })}
       />
     </div>

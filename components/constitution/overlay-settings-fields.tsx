@@ -6,10 +6,10 @@ import type { OverlaySettingsDraft } from "./overlay-draft";
 import { TextArea } from "./text-area";
 
 /** The overlay's handling settings: sensitivity, exclusion, and the guidance texts. */
-export function OverlaySettingsFields({ settings, issues, readOnly, onChange }: { settings: OverlaySettingsDraft; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (s: OverlaySettingsDraft) => void }) {
+export function OverlaySettingsFields({ settings, issues, onChange }: { settings: OverlaySettingsDraft; issues: readonly ConstitutionIssue[]; onChange: (s: OverlaySettingsDraft) => void }) {
   const checkbox = (field: "sensitive" | "excluded", label: string, hint: string) => (
     <label className="flex items-start gap-2 text-sm">
-      <input type="checkbox" className="mt-0.5" checked={settings[field]} disabled={readOnly} onChange={(e) => onChange({ ...settings, [field]: e.target.checked })} />
+      <input type="checkbox" className="mt-0.5" checked={settings[field]} onChange={(e) => onChange({ ...settings, [field]: e.target.checked })} />
       <span>
         <span className="font-medium text-slate-700">{label}</span>
         <span className="block text-xs text-slate-500">{hint}</span>
@@ -22,7 +22,7 @@ export function OverlaySettingsFields({ settings, issues, readOnly, onChange }: 
     </label>
   );
   return (
-    <fieldset className="space-y-3" disabled={readOnly}>
+    <fieldset className="space-y-3">
       <legend className="text-sm font-medium text-slate-700">Settings</legend>
       <div className="grid gap-3 md:grid-cols-3">
         {checkbox("sensitive", "Sensitive", "Requests in this domain carry a risk floor.")}

@@ -6,11 +6,11 @@ import type { OverrideDraft } from "./overlay-draft";
 import { rowKey } from "./principle-draft";
 
 /** Priority overrides as id/priority rows; an issue at `priority_overrides.<id>` shows under its row. */
-export function OverridesEditor({ rows, issues, readOnly, onChange }: { rows: OverrideDraft[]; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (rows: OverrideDraft[]) => void }) {
+export function OverridesEditor({ rows, issues, onChange }: { rows: OverrideDraft[]; issues: readonly ConstitutionIssue[]; onChange: (rows: OverrideDraft[]) => void }) {
   const update = (i: number, patch: Partial<OverrideDraft>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const general = exactIssueText(issues, "priority_overrides");
   return (
-    <fieldset className="space-y-2" disabled={readOnly}>
+    <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-slate-700">Priority overrides</legend>
       <p className="text-xs text-slate-500">While this overlay is active, these principles take the priority given here.</p>
       {rows.length === 0 ? <p className="text-sm text-slate-500">No overrides.</p> : null}
@@ -29,11 +29,9 @@ export function OverridesEditor({ rows, issues, readOnly, onChange }: { rows: Ov
                 onChange={(e) => update(i, { priority: e.target.value })}
                 className="w-28"
               />
-              {readOnly ? null : (
-                <Button variant="ghost" aria-label={`Remove override ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
-                  Remove
-                </Button>
-              )}
+              <Button variant="ghost" aria-label={`Remove override ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+                Remove
+              </Button>
             </div>
             {error ? (
               <span role="alert" className="block text-xs text-red-600">
@@ -48,11 +46,9 @@ export function OverridesEditor({ rows, issues, readOnly, onChange }: { rows: Ov
           {general}
         </span>
       ) : null}
-      {readOnly ? null : (
-        <Button variant="secondary" onClick={() => onChange([...rows, { key: rowKey(), id: "", priority: "50" }])}>
-          Add override
-        </Button>
-      )}
+      <Button variant="secondary" onClick={() => onChange([...rows, { key: rowKey(), id: "", priority: "50" }])}>
+        Add override
+      </Button>
     </fieldset>
   );
 }

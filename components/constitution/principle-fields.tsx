@@ -17,7 +17,6 @@ export function PrincipleFields({
   index,
   principle,
   issues,
-  readOnly,
   onChange,
   onRemove,
 }: {
@@ -25,7 +24,6 @@ export function PrincipleFields({
   index: number;
   principle: PrincipleDraft;
   issues: readonly ConstitutionIssue[];
-  readOnly: boolean;
   onChange: (p: PrincipleDraft) => void;
   onRemove: () => void;
 }) {
@@ -34,7 +32,7 @@ export function PrincipleFields({
   const error = (field: string) => issueText(issues, `${at}.${field}`);
   const set = (field: keyof PrincipleDraft) => (e: { target: { value: string } }) => onChange({ ...principle, [field]: e.target.value });
   return (
-    <fieldset className="space-y-3 rounded-md border border-slate-200 p-3" disabled={readOnly}>
+    <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
       <legend className="px-1 text-sm font-semibold text-slate-800">
         Principle {index + 1}{" "}
         {principle.id ? <span className="ml-2 font-mono text-xs font-normal text-slate-500">{principle.id}</span> : null}
@@ -78,11 +76,9 @@ export function PrincipleFields({
           <Input value={principle.domain} onChange={set("domain")} className="font-mono" />
         </Field>
       ) : null}
-      {readOnly ? null : (
-        <Button variant="danger" onClick={onRemove}>
-          Remove principle {index + 1}
-        </Button>
-      )}
+      <Button variant="danger" onClick={onRemove}>
+        Remove principle {index + 1}
+      </Button>
     </fieldset>
   );
 }

@@ -12,7 +12,6 @@ export function PrincipleList({
   empty,
   principles,
   issues,
-  readOnly,
   onChange,
 }: {
   title: string;
@@ -21,7 +20,6 @@ export function PrincipleList({
   empty: string;
   principles: PrincipleDraft[];
   issues: readonly ConstitutionIssue[];
-  readOnly: boolean;
   onChange: (principles: PrincipleDraft[]) => void;
 }) {
   const listError = exactIssueText(issues, listField);
@@ -36,7 +34,6 @@ export function PrincipleList({
           index={i}
           principle={p}
           issues={issues}
-          readOnly={readOnly}
           onChange={(next) => onChange(principles.map((q, j) => (j === i ? next : q)))}
           onRemove={() => onChange(principles.filter((_, j) => j !== i))}
         />
@@ -46,11 +43,9 @@ export function PrincipleList({
           {listError}
         </span>
       ) : null}
-      {readOnly ? null : (
-        <Button variant="secondary" onClick={() => onChange([...principles, emptyPrinciple()])}>
-          Add principle
-        </Button>
-      )}
+      <Button variant="secondary" onClick={() => onChange([...principles, emptyPrinciple()])}>
+        Add principle
+      </Button>
     </section>
   );
 }

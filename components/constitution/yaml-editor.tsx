@@ -15,7 +15,7 @@ function toDiagnostics(doc: Text, issues: readonly ConstitutionIssue[]): Diagnos
 }
 
 /** A YAML editor whose gutter and underlines show the given issues (all of one file). */
-export function YamlEditor({ value, onChange, issues, readOnly, label }: { value: string; onChange: (text: string) => void; issues: readonly ConstitutionIssue[]; readOnly: boolean; label: string }) {
+export function YamlEditor({ value, onChange, issues, label }: { value: string; onChange: (text: string) => void; issues: readonly ConstitutionIssue[]; label: string }) {
   const [view, setView] = useState<EditorView | null>(null);
   const extensions = useMemo(() => [yaml(), lintGutter(), EditorView.lineWrapping, EditorView.contentAttributes.of({ "aria-label": label })], [label]);
 
@@ -30,8 +30,6 @@ export function YamlEditor({ value, onChange, issues, readOnly, label }: { value
         onChange={onChange}
         onCreateEditor={setView}
         extensions={extensions}
-        editable={!readOnly}
-        readOnly={readOnly}
         height="32rem"
         basicSetup={{ autocompletion: false }}
       />
