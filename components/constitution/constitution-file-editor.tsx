@@ -91,12 +91,12 @@ export function ConstitutionFileEditor<D>({
   const blockedBecause = tooLarge
     ? "The file is too large to save (see above)."
     : check.pending
-    ? "Checking…"
-    : issues.length > 0
-      ? `Fix the ${issues.length === 1 ? "problem" : `${issues.length} problems`} above before saving.`
-      : text === base.text
-        ? "No changes to save."
-        : null;
+      ? "Checking…"
+      : issues.length > 0
+        ? `Fix the ${issues.length === 1 ? "problem" : `${issues.length} problems`} above before saving.`
+        : text === base.text
+          ? "No changes to save."
+          : null;
 
   /** Puts `next` in the view shown, as if typed there: the form reads it when it can, else the YAML view shows it. */
   const showText = (next: string) => {
