@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DistributionChart } from "@/components/overview/distribution-chart";
+import { LoadDemoButton } from "@/components/overview/load-demo-button";
 import { NoTurns } from "@/components/overview/no-turns";
 import { SectionLinks } from "@/components/overview/section-links";
 import { fillDays } from "@/components/overview/trend";
@@ -8,7 +9,9 @@ import { TrendChart } from "@/components/overview/trend-chart";
 import { WeakestTable } from "@/components/overview/weakest-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
+import { demoSessionIds } from "@/lib/services/import";
 import { roleAtLeast } from "@/lib/auth/roles";
+import { countSessions } from "@/lib/db/sessions";
 import { overviewStats } from "@/lib/db/stats";
 import { formatCount } from "@/lib/format";
 
@@ -27,9 +30,16 @@ function Stat({ label, value, href, testId }: { label: string; value: number; hr
   );
 }
 
+/** Editors may load the demo while some of its sessions are missing (loading again adds only those). */
+async function demoLoadable(role: string | null | undefined): Promise<boolean> {
+  if (!roleAtLeast(role, "editor")) return false;
+  const ids = await demoSessionIds();
+  return (await countSessions(ids)) < ids.length;
+}
+
 export default async function OverviewPage() {
   const user = await requirePage("viewer");
-  const stats = await overviewStats(TREND_DAYS);
+  const [stats, canLoadDemo] = await Promise.all([overviewStats(TREND_DAYS), demoLoadable(user.role)]);
   return (
     <>
       <PageHeader title="Overview" description={`Signed in as ${user.name || user.email}. Charter scores every agent turn against the seven constitutional principles.`} />
@@ -39,7 +49,7 @@ export default async function OverviewPage() {
           <Stat label="Agent sessions" value={stats.totals.sessions} href="/sessions" testId="total-sessions" />
         </div>
         {stats.totals.turns === 0 ? (
-          <NoTurns canLoadDemo={roleAtLeast(user.role, "editor")} />
+          <NoTurns canLoadDemo={canLoadDemo} />
         ) : (
           <>
             <div className="grid gap-6 xl:grid-cols-2">
@@ -53,6 +63,13 @@ export default async function OverviewPage() {
             <Card title="Lowest-scoring principles this week">
               <WeakestTable rows={stats.weakest} />
             </Card>
+            {canLoadDemo ? (
+              <Card title="Demo data">
+                <div data-testid="demo-slot">
+                  <LoadDemoButton />
+                </div>
+              </Card>
+            ) : null}
           </>
         )}
         <SectionLinks />

@@ -10,6 +10,7 @@ const BLURBS: Record<string, string> = {
   "/playbook": "Curate learned key points and approve pruning.",
   "/retrieval": "Try a prompt against the constitution.",
   "/api-docs": "Report agent events over REST.",
+  "/docs": "Read how Charter scores turns, credits principles and curates the playbook.",
 };
 
 /** A card per dashboard section. */

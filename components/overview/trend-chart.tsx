@@ -3,8 +3,8 @@ import { CartesianGrid, LabelList, Line, LineChart, Tooltip, XAxis, YAxis } from
 import { formatUnit } from "@/lib/format";
 import type { DayPoint } from "./trend";
 
-/** Up to this many days with turns, each point carries its value as a label. */
-const LABELLED_DAYS = 10;
+/** Up to this many days with turns, each point carries its value as a label; more would overlap on a 30-day axis (the tooltip has them). */
+const LABELLED_DAYS = 3;
 
 /**
  * The average normalized total per day, on a fixed 0..1 scale over the whole window.

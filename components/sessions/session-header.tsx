@@ -49,7 +49,7 @@ export function SessionHeader({ session, firstPrompt, turns, toolCalls, outcome 
         {facts.map(([label, value]) => (
           <div key={label} className="min-w-0">
             <dt className="text-xs text-slate-500">{label}</dt>
-            <dd className="truncate text-slate-800">{value}</dd>
+            <dd className="break-words text-slate-800">{value}</dd>
           </div>
         ))}
       </dl>

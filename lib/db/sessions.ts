@@ -43,6 +43,11 @@ export async function listSessions(options: { limit?: number; before?: Date } = 
   }));
 }
 
+/** How many of these session ids are stored. */
+export async function countSessions(ids: string[]): Promise<number> {
+  return ids.length === 0 ? 0 : db().agentSession.count({ where: { id: { in: ids } } });
+}
+
 /** One session: prompts with their feedback, tool calls with the principles active, the outcome and how it was formed, the credits. */
 export async function getSession(id: string) {
   // An id from a URL may hold what no stored id can (a NUL); PostgreSQL would refuse to compare it.

@@ -27,6 +27,13 @@ export type ImportOptions = {
 /** `open`: sessions left open (no /exit, written to within the idle time); importing again later closes them. */
 export type ImportSummary = { files: number; sessions: number; open: number; accepted: number; duplicates: number; malformed: Malformed[] };
 
+/** The ids of the shipped demo sessions, read from their transcripts. */
+export async function demoSessionIds(): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const file of await transcriptFiles(DEMO_DIR)) for (const id of sessionsOf(file, await readFile(file, "utf8"))) ids.add(id);
+  return [...ids].sort();
+}
+
 /** The .jsonl files at a path: the file itself, or every .jsonl file below a directory. */
 export async function transcriptFiles(target: string): Promise<string[]> {
   const info = await stat(target);

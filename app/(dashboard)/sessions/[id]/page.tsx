@@ -37,15 +37,6 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     <>
       <PageHeader
         title="Session"
-        description={
-          <SessionHeader
-            session={session}
-            firstPrompt={turns.find((t) => t.prompt)?.prompt ?? null}
-            turns={turns.length}
-            toolCalls={toolCalls.length}
-            outcome={outcome ? { status: outcome.status, score: outcome.score } : null}
-          />
-        }
         actions={
           <div className="flex gap-4">
             <Link href={`/turns?session=${encodeURIComponent(session.id)}`} className={link}>
@@ -57,6 +48,15 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           </div>
         }
       />
+      <div className="mb-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <SessionHeader
+          session={session}
+          firstPrompt={turns.find((t) => t.prompt)?.prompt ?? null}
+          turns={turns.length}
+          toolCalls={toolCalls.length}
+          outcome={outcome ? { status: outcome.status, score: outcome.score } : null}
+        />
+      </div>
       <div className="grid gap-6 xl:grid-cols-[1fr_24rem]">
         <div className="min-w-0 space-y-6">
           <Card title={`Prompts (${turns.length})`}>

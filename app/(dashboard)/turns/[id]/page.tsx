@@ -21,7 +21,7 @@ import { PRINCIPLES, type ScoreDict } from "@/lib/reward";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   // From the URL alone: a title must not show a prompt to whoever opens the link before signing in.
-  return { title: `Turn ${shortId((await params).id, 12)}` };
+  return { title: `Turn ${shortId((await params).id)}` };
 }
 
 const pre = "max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-3 font-mono text-xs text-slate-800";
