@@ -4,7 +4,7 @@ import { Argument, Option, type Command } from "commander";
 import { loadHookConfig } from "../hook/config";
 import { HOOK_EVENTS, type HookEventName } from "../hook/events";
 import { flushSpool, runHook } from "../hook/run";
-import { CHARTER_BIN, installHooks, readSettings, settingsPath, uninstallHooks, writeSettings, type SettingsScope } from "../hook/settings";
+import { defaultBaseCommand, installHooks, readSettings, settingsPath, uninstallHooks, writeSettings, type SettingsScope } from "../hook/settings";
 import { readStdin } from "../hook/stdin";
 
 type ScopeOptions = { project?: boolean | string; user?: boolean; settings?: string };
@@ -13,19 +13,6 @@ function targetFile(options: ScopeOptions): string {
   if (options.settings) return path.resolve(options.settings);
   const scope: SettingsScope = options.user ? "user" : "project";
   return settingsPath(scope, typeof options.project === "string" ? path.resolve(options.project) : process.cwd());
-}
-
-/** Quotes a word for the POSIX shell Claude Code runs hook commands in, when it needs it. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * `<this node> <bin/charter.mjs>`, both absolute: the hook runs from whatever directory
- * Claude Code is in, with whatever PATH it has (a node from nvm may not be on it).
- */
-function absoluteBaseCommand(): string {
-  return `${shellWord(process.execPath)} ${shellWord(CHARTER_BIN)}`;
 }
 
 function scopeOptions(command: Command): Command {
@@ -49,7 +36,7 @@ export function registerHooks(program: Command): void {
     .action((options: ScopeOptions & { command?: string }) => {
       const file = targetFile(options);
       const current = readSettings(file);
-      const base = options.command?.trim() || absoluteBaseCommand();
+      const base = options.command?.trim() || defaultBaseCommand();
       const { settings, changed } = installHooks(current.settings, base, file);
       if (changed.length === 0) {
         console.log(`Charter's hooks are already installed in ${file}.`);

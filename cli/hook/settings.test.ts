@@ -52,7 +52,7 @@ describe("charter hooks install / uninstall", () => {
       const ours = { matcher: HOOK_MATCHERS[event], hooks: [{ type: "command", command: `${defaultBaseCommand()} hook ${event}`, timeout: HOOK_TIMEOUT_SECONDS }] };
       expect(settings.hooks[event]).toEqual(event === "PostToolUse" ? [EXISTING.hooks.PostToolUse[0], ours] : [ours]);
     }
-    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`node ${CHARTER_BIN} hook Stop`);
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${process.execPath} ${CHARTER_BIN} hook Stop`);
 
     expect(await charter("hooks", "install", "--settings", file)).toContain("already installed");
     expect(readFileSync(file, "utf8")).toBe(installed);
@@ -129,7 +129,7 @@ describe("installHooks / uninstallHooks", () => {
   });
 
   it("quotes a bin path the shell would split", () => {
-    expect(defaultBaseCommand("/home/me/my charter/bin/charter.mjs")).toBe("node '/home/me/my charter/bin/charter.mjs'");
+    expect(defaultBaseCommand("/home/me/my charter/bin/charter.mjs", "/opt/node 20/bin/node")).toBe("'/opt/node 20/bin/node' '/home/me/my charter/bin/charter.mjs'");
   });
 
   it("finds the project and user settings files", () => {

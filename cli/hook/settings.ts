@@ -21,9 +21,12 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `node <absolute path of bin/charter.mjs>`: works without charter on the PATH. */
-export function defaultBaseCommand(bin: string = CHARTER_BIN): string {
-  return `node ${shellWord(bin)}`;
+/**
+ * `<this node> <bin/charter.mjs>`, both absolute: the hook runs from whatever directory
+ * Claude Code is in, with whatever PATH it has (a node from nvm may not be on it).
+ */
+export function defaultBaseCommand(bin: string = CHARTER_BIN, node: string = process.execPath): string {
+  return `${shellWord(node)} ${shellWord(bin)}`;
 }
 
 export function hookCommand(base: string, event: HookEventName): string {
