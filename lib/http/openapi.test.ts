@@ -46,3 +46,11 @@ describe("the OpenAPI document", () => {
     for (const parameter of doc.paths["/api/v1/turns"].get.parameters) expect(parameter.description, parameter.name).toBeTruthy();
   });
 });
+
+describe("the examples", () => {
+  it("give the turns page a `next` that the route accepts as `cursor`", async () => {
+    const { turnFiltersSchema } = await import("@/lib/schemas/turns");
+    const example = openApiDocument("http://127.0.0.1:3000").paths["/api/v1/turns"].get.responses["200"].content["application/json"].example as { next: string };
+    expect(turnFiltersSchema.safeParse({ cursor: example.next }).success).toBe(true);
+  });
+});

@@ -26,7 +26,7 @@ const AUTH_ERRORS = {
 };
 const UNAVAILABLE = {
   "503": {
-    ...error("The database cannot be reached or has no free connection; nothing was applied. Send again after `Retry-After` seconds.", new ServiceUnavailableError()),
+    ...error("The database cannot be reached or has no free connection. Ask again after `Retry-After` seconds.", new ServiceUnavailableError()),
     headers: { "Retry-After": { description: "Seconds to wait before sending again.", schema: { type: "integer" } } },
   },
 };
@@ -63,7 +63,7 @@ const EXAMPLE_EVENTS_ANSWER = {
 const EXAMPLE_TURNS_PAGE = {
   rows: [
     {
-      id: "example-session-1:1",
+      id: "01a21b94-16c5-754a-8266-1a6ec2c797b7",
       sessionId: "example-session-1",
       number: 1,
       prompt: "Add a retry to the upload script",
@@ -75,7 +75,7 @@ const EXAMPLE_TURNS_PAGE = {
       overridden: false,
     },
   ],
-  next: "eyJzY29yZWRBdCI6IjIwMjYtMDEtMDVUMTA6MTI6MDAuMDAwWiIsInR1cm5JZCI6ImV4YW1wbGUtc2Vzc2lvbi0xOjEifQ",
+  next: "eyJzY29yZWRBdCI6IjIwMjYtMDEtMDVUMTA6MTI6MDAuMDAwWiIsInR1cm5JZCI6IjAxYTIxYjk0LTE2YzUtNzU0YS04MjY2LTFhNmVjMmM3OTdiNyJ9",
 };
 
 const healthSchema = z.object({
@@ -114,7 +114,7 @@ export function openApiDocument(baseUrl: string) {
             ),
             "413": error("The body is too large (bytes, or JSON values and keys); nothing was applied.", new PayloadTooLargeError("The request is over the limit of 16777216 bytes.")),
             "422": error("The events are invalid; none was applied. `details` names each problem.", new ValidationError("The events are invalid; none was applied.", [{ path: "events.0.type", message: "Invalid input" }])),
-            ...UNAVAILABLE,
+            "503": { ...UNAVAILABLE["503"], description: "The database cannot be reached or has no free connection; nothing was applied. Send again after `Retry-After` seconds." },
           },
         },
       },
@@ -138,7 +138,7 @@ export function openApiDocument(baseUrl: string) {
           responses: {
             "200": {
               description: "The newest job, or `null` when there has been none.",
-              content: json(undefined, { id: "job-1", weightSetId: 3, status: "running", total: 1200, done: 450, error: null, finishedAt: null }),
+              content: json(undefined, { id: 7, weightSetId: 3, status: "running", total: 1200, done: 450, error: null, finishedAt: null }),
             },
             ...AUTH_ERRORS,
             ...UNAVAILABLE,
