@@ -15,7 +15,7 @@ function input(part: Part, s: OutcomeSignals): { label: string; from: string } {
     case "user_sentiment":
       return { label: "User sentiment", from: `average sentiment ${formatUnit(s.avg_sentiment)}` };
     case "made_edits":
-      return { label: "Made edits", from: s.made_edits ? `edits made: ${EDIT_VALUES.made}` : `no edits: ${EDIT_VALUES.none}` };
+      return { label: "Made edits", from: s.made_edits ? `edits made: ${formatUnit(EDIT_VALUES.made)}` : `no edits: ${formatUnit(EDIT_VALUES.none)}` };
     case "no_errors":
       return { label: "No errors", from: s.error_count === 0 ? `no errors: ${formatUnit(1)}` : `${s.error_count} × −${ERROR_PENALTY}: ${formatUnit(Math.max(0, 1 - s.error_count * ERROR_PENALTY))}` };
   }
