@@ -58,7 +58,9 @@ export function OperationCard({ path, method, op, doc }: { path: string; method:
           ) : null}
           <p>
             <span className="font-medium text-slate-800">Auth: </span>
-            <span className="text-slate-700">{describeAuth(op, doc)}</span>
+            <span className="text-slate-700">
+              <InlineCode text={describeAuth(op, doc)} />
+            </span>
           </p>
           {parameters.length > 0 ? (
             <div className="space-y-2">
