@@ -24,10 +24,10 @@ export function TurnFilters({ query }: { query: TurnQuery }) {
       <Field label="To">
         <Input name="to" type="date" defaultValue={str(query.to)} />
       </Field>
-      <Field label="Total at least">
+      <Field label="Normalized total at least">
         <Input name="min" type="number" min={0} max={1} step={0.01} defaultValue={str(query.min)} placeholder="0" />
       </Field>
-      <Field label="Total at most">
+      <Field label="Normalized total at most">
         <Input name="max" type="number" min={0} max={1} step={0.01} defaultValue={str(query.max)} placeholder="1" />
       </Field>
       <Field label="Principle">
@@ -44,7 +44,7 @@ export function TurnFilters({ query }: { query: TurnQuery }) {
         <Link href="/turns" className="text-sm text-slate-600 hover:underline">
           Clear
         </Link>
-        <span className="text-xs text-slate-500">Totals are normalized (0..1). &quot;Principle … scored below&quot; needs both fields. Dates are UTC days, both inclusive.</span>
+        <span className="text-xs text-slate-500">Totals are normalized (0 to 1), as in the table&apos;s first number; the weighted total beside it is for reference. &quot;Principle … scored below&quot; needs both fields. Dates are UTC days, both inclusive.</span>
       </div>
     </Form>
   );
