@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupTestDatabase, unique } from "@/test/db";
+import { db } from "@/lib/db/client";
+import { users } from "@/lib/db/users";
+import { lastAuditedAt, latest } from "./last-active";
+
+let teardown: () => Promise<void>;
+beforeAll(async () => {
+  ({ teardown } = await setupTestDatabase());
+});
+afterAll(() => teardown());
+
+describe("last activity", () => {
+  it("is the person's latest audit row as actor, and nothing for someone who never acted", async () => {
+    const admin = { id: null, label: "test-admin" };
+    const actorUser = await users.create({ email: `${unique("act")}@example.com`, name: "Actor", role: "editor" }, admin);
+    const idle = await users.create({ email: `${unique("idle")}@example.com`, name: "Idle", role: "viewer" }, admin);
+    await users.recordSession("sign_in", actorUser.id, { ip: "127.0.0.1" });
+    await users.setRole(idle.id, "approver", { id: actorUser.id, label: actorUser.email });
+    const newest = await db().auditLog.findFirst({ where: { actorId: actorUser.id }, orderBy: { at: "desc" } });
+
+    const seen = await lastAuditedAt();
+    expect(seen.get(actorUser.id)).toEqual(newest!.at);
+    expect(seen.has(idle.id)).toBe(false);
+  });
+
+  it.each([
+    [new Date(1), new Date(2), new Date(2)],
+    [new Date(3), new Date(2), new Date(3)],
+    [null, new Date(2), new Date(2)],
+    [new Date(1), undefined, new Date(1)],
+    [null, undefined, null],
+  ])("latest(%s, %s) is %s", (a, b, expected) => {
+    expect(latest(a, b)).toEqual(expected);
+  });
+});
