@@ -65,6 +65,7 @@ export const envSchema = z.object({
     .min(1)
     .default(".charter")
     .describe("Where the embedded database and the generated secret live."),
+  XDG_CACHE_HOME: z.string().trim().min(1).optional().describe("Where the CLI keeps parsed constitution versions (under charter/). Unset: ~/.cache."),
   BETTER_AUTH_SECRET: z
     .string()
     .min(32, "must be at least 32 characters")

@@ -19,7 +19,8 @@
 //
 // The output is built in a temporary directory and swapped in, so a command running
 // meanwhile never loads half a build.
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -59,8 +60,24 @@ const sourceLocation = {
   },
 };
 
+/**
+ * The engine build: a hash of lib/constitution's sources. Parsed constitution versions are
+ * cached on disk under it (lib/files/parsed-snapshots.ts), so a changed parser never reads
+ * an older parser's result.
+ */
+function engineBuildId() {
+  const dir = path.join(ROOT, "lib", "constitution");
+  const hash = createHash("sha256");
+  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    if (!/\.ts$/.test(name) || /\.test\.ts$/.test(name)) continue;
+    hash.update(`${name}\0`).update(readFileSync(path.join(dir, name))).update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
 rmSync(staging, { recursive: true, force: true });
 const result = await build({
+  define: { __CHARTER_ENGINE_BUILD__: JSON.stringify(engineBuildId()) },
   absWorkingDir: ROOT,
   entryPoints: { main: entry },
   outdir: staging,

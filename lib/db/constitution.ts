@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { allPrinciples } from "@/lib/constitution/overlay";
 import { canonicalFiles, formatIssue, OVERLAYS_DIR, parseConstitution, parseStoredConstitution, withFile, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
+import { parsedSnapshots, type ParsedVersion } from "@/lib/files/parsed-snapshots";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
 import { db } from "./client";
@@ -32,15 +33,23 @@ export class StoredVersionInvalidError extends Error {}
 // Parsed versions are immutable, so they are kept once parsed.
 const parsed = new Map<number, Version>();
 
+function parseStored(id: number, hash: string, files: ConstitutionFile[]): ParsedVersion {
+  const result = parseStoredConstitution(files);
+  // Saved versions were validated; the limits added since (sizes, control characters) do not apply to
+  // what is stored, so old versions keep loading. A failure here means the rules changed since.
+  if (!result.ok) throw new StoredVersionInvalidError(`Stored constitution version ${id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
+  const fresh = { constitution: result.constitution, evals: result.evals };
+  parsedSnapshots.write(hash, fresh);
+  return fresh;
+}
+
 function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Version {
   const hit = parsed.get(row.id);
   if (hit) return hit;
   const files = row.files as ConstitutionFile[];
-  const result = parseStoredConstitution(files);
-  // Saved versions were validated; the limits added since (sizes, control characters) do not apply to
-  // what is stored, so old versions keep loading. A failure here means the rules changed since.
-  if (!result.ok) throw new StoredVersionInvalidError(`Stored constitution version ${row.id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
-  const version = { ...meta(row), files, constitution: result.constitution, evals: result.evals };
+  // Keyed by the files' own hash, recomputed here: the stored column is not trusted to name its files.
+  const key = contentHash(files);
+  const version = { ...meta(row), files, ...(parsedSnapshots.read(key) ?? parseStored(row.id, key, files)) };
   parsed.set(row.id, version);
   return version;
 }

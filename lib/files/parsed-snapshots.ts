@@ -1,0 +1,55 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Constitution, EvalSet } from "@/lib/constitution";
+import { env } from "@/lib/env";
+
+/**
+ * Parsed constitution versions kept on disk for the bundled CLI. Parsing a version's YAML
+ * (core, overlays, evals) is most of a short command's time (`charter retrieve` spent
+ * 0.6 s of 2.4 s in the yaml library), and a version never changes: its parse is keyed
+ * by the version's content hash and by the engine build that parsed it, so a changed
+ * engine never reads an older engine's result. The build id is set by scripts/build-cli.mjs
+ * (a hash of lib/constitution's sources); the server and tsx runs have none and keep
+ * their parses in memory only.
+ */
+declare const __CHARTER_ENGINE_BUILD__: string | undefined;
+const BUILD = typeof __CHARTER_ENGINE_BUILD__ === "string" ? __CHARTER_ENGINE_BUILD__ : undefined;
+
+export type ParsedVersion = { constitution: Constitution; evals: EvalSet };
+type Snapshot = ParsedVersion & { contentHash: string; build: string };
+
+/** The per-user cache directory (never a shared temporary directory: a planted file would be served). */
+function snapshotDir(): string {
+  return path.join(env().XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "charter", "constitution");
+}
+
+const fileFor = (contentHash: string, build: string) => path.join(snapshotDir(), `${contentHash}-${build}.json`);
+
+export const parsedSnapshots = {
+  /** The parse of the version with `contentHash`, as this build made it, or null. */
+  read(contentHash: string): ParsedVersion | null {
+    if (!BUILD || !/^[0-9a-f]{64}$/.test(contentHash)) return null;
+    try {
+      const snapshot = JSON.parse(readFileSync(fileFor(contentHash, BUILD), "utf8")) as Snapshot;
+      if (snapshot.contentHash !== contentHash || snapshot.build !== BUILD) return null;
+      return { constitution: snapshot.constitution, evals: snapshot.evals };
+    } catch {
+      return null;
+    }
+  },
+
+  /** Keeps a parse for the next command; a cache that cannot be written is skipped silently. */
+  write(contentHash: string, parsed: ParsedVersion): void {
+    if (!BUILD || !/^[0-9a-f]{64}$/.test(contentHash)) return;
+    try {
+      mkdirSync(snapshotDir(), { recursive: true, mode: 0o700 });
+      const file = fileFor(contentHash, BUILD);
+      const staging = `${file}.${process.pid}.tmp`;
+      writeFileSync(staging, JSON.stringify({ contentHash, build: BUILD, ...parsed } satisfies Snapshot), { mode: 0o600 });
+      renameSync(staging, file);
+    } catch {
+      // A read-only home or a full disk costs the next command a parse, nothing more.
+    }
+  },
+};
