@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { analyzeUserFeedback } from "../lib/credit";
-import { round } from "../lib/reward";
+import { formatUnit } from "../lib/format";
 import { adminPage, createIngestKey, snap } from "./state";
 
 // One session, end to end: an agent reports two prompts, a failed Bash, an Edit and a
@@ -77,7 +77,7 @@ test("the Session page shows the outcome, the feedback, the tools and the credit
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sessions");
   const row = page.getByTestId(`session-${SESSION}`);
   await expect(row).toContainText(outcome.status);
-  await expect(row).toContainText(String(round(outcome.score)));
+  await expect(row).toContainText(formatUnit(outcome.score));
   await snap(page, testInfo, "sessions");
 
   await row.getByRole("link", { name: `Session ${SESSION}` }).click();
@@ -85,7 +85,7 @@ test("the Session page shows the outcome, the feedback, the tools and the credit
   const summary = page.getByTestId("session-outcome");
   await expect(summary).toHaveAttribute("data-status", outcome.status);
   await expect(summary).toHaveAttribute("data-score", String(outcome.score));
-  await expect(page.getByTestId("outcome-score")).toHaveText(String(round(outcome.score)));
+  await expect(page.getByTestId("outcome-score")).toHaveText(formatUnit(outcome.score));
   await expect(page.getByTestId("prompt-2")).toContainText(PROMPTS[1]);
   await expect(page.getByTestId("prompt-2").getByTestId("feedback")).toContainText("explicit_positive");
   await expect(page.getByTestId(`tool-${eventId("bash")}`)).toContainText("Bash");

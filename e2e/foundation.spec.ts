@@ -105,8 +105,10 @@ test("an API key authenticates; once revoked it gets 401", async ({ browser, req
   expect(ok.status()).toBe(200);
   expect(await ok.json()).toMatchObject({ status: "ok", caller: { kind: "api_key", name: "e2e-agent" } });
 
-  page.once("dialog", (dialog) => void dialog.accept());
-  await page.getByTestId("api-key-e2e-agent").getByRole("button", { name: "Revoke" }).click();
+  const keyRow = page.getByTestId("api-key-e2e-agent");
+  await keyRow.getByRole("button", { name: "Revoke" }).click();
+  await expect(keyRow.getByRole("group")).toContainText('Revoke the key "e2e-agent"?');
+  await keyRow.getByRole("button", { name: "Revoke the key" }).click();
   await expect(page.getByTestId("api-key-e2e-agent")).toContainText("revoked");
 
   const refused = await request.get("/api/health?auth=1", { headers: { "x-api-key": key } });

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { PRUNE_RULE, ruleWithCounts } from "../components/playbook/format";
 import { adminPage, snap } from "./state";
 
@@ -42,20 +42,19 @@ async function proposalCount(page: Page): Promise<number> {
 }
 
 async function applyExtraction(page: Page, extraction: unknown, sessionId = "") {
+  await page.getByRole("tab", { name: "Paste JSON" }).click();
   await page.getByLabel("ExtractionResult JSON").fill(JSON.stringify(extraction, null, 2));
   await page.getByLabel("Session id").fill(sessionId);
   await page.getByRole("button", { name: "Apply extraction", exact: true }).click();
   await expect(page.getByTestId("extraction-result")).toBeVisible();
 }
 
-/** Accepts the next confirm dialog and returns a getter for its message. */
-function acceptNextDialog(page: Page): () => string {
-  let message = "";
-  page.once("dialog", (dialog) => {
-    message = dialog.message();
-    void dialog.accept();
-  });
-  return () => message;
+/** Clicks a button that asks first (ConfirmButton), checks the question, and confirms. */
+async function confirmInline(page: Page, scope: Page | Locator, button: string, confirm: string, question: string | RegExp) {
+  await scope.getByRole("button", { name: button }).click();
+  const asked = scope.getByRole("group").filter({ has: page.getByRole("button", { name: confirm, exact: true }) });
+  await expect(asked).toContainText(question);
+  await asked.getByRole("button", { name: confirm, exact: true }).click();
 }
 
 test("a legacy playbook.json is imported through the page and migrated", async ({ browser }, testInfo) => {
@@ -83,7 +82,7 @@ test("a legacy playbook.json is imported through the page and migrated", async (
   const scored = row(page, TEXT.scored);
   await expect(scored.getByTestId("helpful")).toHaveText("0");
   await expect(scored.getByTestId("harmful")).toHaveText("2");
-  await expect(scored.getByTestId("trust")).toHaveText("0%");
+  await expect(scored.getByTestId("trust")).toHaveText("0.000");
   await expect(scored).toHaveAttribute("data-status", "active");
   await expect(row(page, TEXT.bare).getByTestId("harmful")).toHaveText("0");
   await expect(row(page, TEXT.bare).getByTestId("trust")).toHaveText("—");
@@ -137,10 +136,8 @@ test("the prune queue shows the evidence; approving prunes the entry and Undo, a
   await expect(proposal.getByTestId("evidence")).toContainText("2 ratings of the counts came without events");
   await snap(page, testInfo, "prune-queue");
 
-  const message = acceptNextDialog(page);
-  await proposal.getByRole("button", { name: `Approve pruning ${name}` }).click();
+  await confirmInline(page, proposal, `Approve pruning ${name}`, "Prune it", name);
   await expect(proposal).toHaveCount(0);
-  expect(message()).toContain(name);
   const pruned = page.getByTestId(`pruned-${name}`);
   await expect(pruned).toContainText(TEXT.scored);
   await snap(page, testInfo, "prune-approved");
@@ -177,10 +174,8 @@ test("a second entry meets the rule; rejecting the proposal keeps it active", as
   await proposal.getByRole("checkbox", { name: `Select ${name}` }).check();
   await snap(page, testInfo, "prune-queue-selected");
 
-  const message = acceptNextDialog(page);
-  await page.getByRole("button", { name: "Reject selected" }).click();
+  await confirmInline(page, page, "Reject selected", "Keep 1", `Keep ${name}`);
   await expect(proposal).toHaveCount(0);
-  expect(message()).toContain(`Keep ${name}`);
   await expect(page.getByTestId(`pruned-${name}`)).toHaveCount(0);
 
   await openPlaybook(page);

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { formatUnit, formatWeighted } from "../lib/format";
 import { ETHICAL_SCORES, joyScore, round } from "../lib/reward";
 import { adminPage, createIngestKey, snap } from "./state";
 
@@ -96,8 +97,8 @@ test("the turn page shows the chart, the scores, the reasoning, the response and
   const page = await adminPage(browser);
   await page.goto(turnUrl);
   await expect(page.getByTestId("score-chart").locator("svg.recharts-surface")).toBeVisible();
-  await expect(cell(page, "ethical", ENGINE)).toHaveText(String(ETHICAL_SCORES.unacknowledged));
-  await expect(cell(page, "joy_inducing", ENGINE)).toHaveText(String(joyScore(RESPONSE)));
+  await expect(cell(page, "ethical", ENGINE)).toHaveText(formatUnit(ETHICAL_SCORES.unacknowledged));
+  await expect(cell(page, "joy_inducing", ENGINE)).toHaveText(formatUnit(joyScore(RESPONSE)));
   await expect(page.getByTestId("reasoning")).toContainText(`ethical ${ETHICAL_SCORES.unacknowledged}: files were changed but the failed tools were not acknowledged`);
   await expect(page.getByTestId("turn-prompt")).toHaveText("Fix the failing parser test and update the changelog.");
   await expect(page.getByTestId("turn-response")).toHaveText(RESPONSE);
@@ -151,7 +152,7 @@ test("an admin's new weight for ethical is recomputed into the turn's total", as
   await page.goto(turnUrl);
   const ethical = Number(await cell(page, "ethical", EFFECTIVE).textContent());
   const expected = round(weighted + ethical * (after - before));
-  await expect(cell(page, "ethical", WEIGHT)).toHaveText(String(after));
+  await expect(cell(page, "ethical", WEIGHT)).toHaveText(formatWeighted(after));
   await expect(page.getByTestId("turn-totals")).toHaveAttribute("data-weighted-total", String(expected));
   await snap(page, testInfo, "turn-reweighted");
   await page.context().close();
