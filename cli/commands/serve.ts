@@ -14,6 +14,48 @@ function parsePort(value: string): number {
   return port;
 }
 
+/** How often a silent build says it is still working. */
+const PROGRESS_INTERVAL_MS = 5_000;
+
+/**
+ * `next build`, with its own output passed through and, whenever it has said nothing for
+ * a few seconds (its compile step is minutes of silence), a line with the time so far and
+ * the step it is in, so a first start never looks hung.
+ */
+function buildWithProgress(next: string, root: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const started = Date.now();
+  let step = "starting";
+  let lastOutput = Date.now();
+  const child = spawn(process.execPath, [next, "build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const pass = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
+    const text = chunk.toString();
+    stream.write(text);
+    lastOutput = Date.now();
+    const lines = text.split("\n").map((l) => l.replace(/\x1b\[[0-9;]*m/g, "").trim()).filter(Boolean);
+    const named = lines.reverse().find((l) => /^(?:[▲✓○ƒ]|Creating|Compiled|Linting|Checking|Collecting|Generating|Finalizing|Running)/u.test(l));
+    if (named) step = named.replace(/^[▲✓○ƒ]\s*/u, "").slice(0, 80);
+  };
+  child.stdout.on("data", pass(process.stdout));
+  child.stderr.on("data", pass(process.stderr));
+  const ticker = setInterval(() => {
+    if (Date.now() - lastOutput < PROGRESS_INTERVAL_MS) return;
+    console.log(`charter: still building, ${Math.round((Date.now() - started) / 1000)} s so far (${step})`);
+    lastOutput = Date.now();
+  }, 1_000);
+  return new Promise((resolve, reject) => {
+    child.on("error", (error) => {
+      clearInterval(ticker);
+      reject(new CliError(`The dashboard build could not start: ${error.message}`));
+    });
+    child.on("close", (code) => {
+      clearInterval(ticker);
+      if (code !== 0) return reject(new CliError(`The dashboard build failed (exit ${code}); its output is above.`));
+      console.log(`charter: built in ${Math.round((Date.now() - started) / 1000)} s`);
+      resolve();
+    });
+  });
+}
+
 /**
  * What `charter serve` and `charter dev` share: the environment with its defaults (data
  * directory, generated secret, base URL), the database reachable and migrated, then
@@ -24,7 +66,7 @@ function parsePort(value: string): number {
  */
 async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<number> {
   const { databaseTarget } = await import("@/lib/env");
-  const { assertEmbeddedFree, checkDatabase, childEnv, claimEmbedded, migrate, nextDistDir, prepareEnv, recordServer, ROOT, run } = await import("../runtime");
+  const { assertEmbeddedFree, checkDatabase, childEnv, claimEmbedded, migrate, nextDistDir, prepareEnv, recordServer, ROOT } = await import("../runtime");
   const next = path.join(ROOT, ...NEXT_BIN);
   const port = parsePort(options.port);
   const shownHost = options.host === "0.0.0.0" ? "127.0.0.1" : options.host;
@@ -36,8 +78,8 @@ async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<nu
   console.log(`charter: database ${target.kind === "embedded" ? `embedded (${target.dir})` : "PostgreSQL"}; applying migrations…`);
   await migrate();
   if (mode === "start" && (options.rebuild || !existsSync(path.join(nextDistDir(), "BUILD_ID")))) {
-    console.log("charter: building the dashboard (once; `charter serve --rebuild` builds again)…");
-    await run(process.execPath, [next, "build"], { label: "The dashboard build" });
+    console.log("charter: building the dashboard (once, 1 to 3 minutes; `charter serve --rebuild` builds again)…");
+    await buildWithProgress(next, ROOT, childEnv());
   }
   claimEmbedded(e);
   // The URL its sign-in links use (BETTER_AUTH_URL, else where it listens): what create-admin must print.
