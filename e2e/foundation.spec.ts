@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { NAV_ITEMS } from "../components/shell/nav-items";
+import { ADMIN_ITEMS, NAV_ITEMS } from "../components/shell/nav-items";
 import { ADMIN_STATE, readState } from "./state";
 
 // One server, one story: the first admin signs in, invites a viewer, makes and
@@ -40,8 +40,18 @@ test("the shell shows every section; screenshots are saved", async ({ browser },
     await page.screenshot({ path: file, fullPage: true });
     await testInfo.attach(`shell-${item.label}`, { path: file, contentType: "image/png" });
   }
+  // The admin's own pages, and one document: every page has its own title.
+  for (const item of ADMIN_ITEMS) {
+    await page.goto(item.href);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item.label, exact: true })).toHaveAttribute("aria-current", "page");
+    const file = testInfo.outputPath(`shell-${item.label.toLowerCase().replace(/\s+/g, "-")}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`shell-${item.label}`, { path: file, contentType: "image/png" });
+  }
   await page.goto("/docs/turns");
   await expect(page.getByRole("heading", { name: "Turns and scores" })).toBeVisible();
+  await expect(page).toHaveTitle("Turns and scores · Charter");
+  await page.screenshot({ path: testInfo.outputPath("doc-turns.png"), fullPage: true });
   await context.close();
 });
 
