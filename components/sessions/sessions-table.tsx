@@ -18,7 +18,7 @@ export type SessionRow = {
   outcome: { status: string; score: number } | null;
 };
 
-export const SESSION_TABLE_HEAD = ["Project", "First prompt", "Agent", "Source", "Outcome", "Turns", "Tool calls", "Last event"];
+export const SESSION_TABLE_HEAD = ["Project", "First prompt", "Agent", "Source", "Outcome", "Turns", "Tools", "Last event"];
 
 /** Sessions, newest activity first: the project, what was asked first, the agent, where the events came from, and the outcome once credited. */
 export function SessionsTable({ rows }: { rows: SessionRow[] }) {
@@ -31,7 +31,7 @@ export function SessionsTable({ rows }: { rows: SessionRow[] }) {
             <Td className="whitespace-nowrap">
               <ProjectName project={projectOf(row.cwd)} />
             </Td>
-            <Td className="max-w-md">
+            <Td className="max-w-xs">
               <Link
                 href={`/sessions/${encodeURIComponent(row.id)}`}
                 title={`Session ${row.id}`}
@@ -42,7 +42,7 @@ export function SessionsTable({ rows }: { rows: SessionRow[] }) {
                 {row.firstPrompt ? clipLine(row.firstPrompt) : <span className="italic text-slate-400">no prompt</span>}
               </Link>
             </Td>
-            <Td className="whitespace-nowrap text-xs">
+            <Td className="whitespace-nowrap text-xs leading-6">
               <span data-testid="session-agent">{agentOf(origin)}</span>
             </Td>
             <Td>
@@ -55,7 +55,7 @@ export function SessionsTable({ rows }: { rows: SessionRow[] }) {
             </Td>
             <Td className="text-right tabular-nums">{formatCount(row.turns)}</Td>
             <Td className="text-right tabular-nums">{formatCount(row.toolCalls)}</Td>
-            <Td className="whitespace-nowrap text-xs">
+            <Td className="whitespace-nowrap text-xs leading-6">
               <Time value={row.lastEventAt} />
             </Td>
           </tr>
