@@ -6,6 +6,8 @@ const alias = {
   "server-only": path.resolve(import.meta.dirname, "test/empty-module.ts"),
 };
 
+const usesPostgres = Boolean(process.env.DATABASE_URL?.trim());
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -29,9 +31,12 @@ export default defineConfig({
           globalSetup: ["test/db-global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // PGlite databases are per file; PostgreSQL tests make unique data. Files still run one at a
-          // time so that migrations of fresh databases do not compete for the two cores.
-          fileParallelism: false,
+          // On PGlite each file copies one migrated template into a database of its own, so files run
+          // two at a time (this machine has two cores; vitest's default would be one worker). On
+          // PostgreSQL the files share one database, and some (the authorization matrix) watch every
+          // table for changes they did not make: one at a time.
+          fileParallelism: !usesPostgres,
+          maxWorkers: usesPostgres ? 1 : 2,
         },
       },
     ],
