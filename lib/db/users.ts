@@ -19,6 +19,13 @@ function toRow(user: { id: string; email: string; name: string; role: string | n
   return { id: user.id, email: user.email, name: user.name, role: (user.role ?? "viewer") as Role, banned: user.banned ?? false, createdAt: user.createdAt, lastSeenAt };
 }
 
+/** The later of two instants, either of which may be missing. */
+export function latest(a: Date | null | undefined, b: Date | null | undefined): Date | null {
+  if (!a) return b ?? null;
+  if (!b) return a;
+  return a > b ? a : b;
+}
+
 /** An admin who can sign in (`banned` is NULL on rows Better Auth made before the admin plugin). */
 const ACTIVE_ADMIN = { role: "admin", OR: [{ banned: false }, { banned: null }] } satisfies Prisma.UserWhereInput;
 
@@ -35,12 +42,22 @@ async function lockActiveAdmins(tx: Prisma.TransactionClient): Promise<string[]>
 
 /** People who can sign in, their roles, and the changes to them (each audited). */
 export const users = {
+  /**
+   * Everyone, oldest first. `lastSeenAt` is when each person last left a trace: the later
+   * of their newest session's last update (made at sign-in, refreshed at most once a day)
+   * and their newest audit row as actor (a change, a sign-in, a sign-out). Charter records
+   * no page views, so this is all the data honestly supports.
+   */
   async list(): Promise<UserRow[]> {
-    const rows = await db().user.findMany({
-      orderBy: { createdAt: "asc" },
-      include: { sessions: { select: { updatedAt: true }, orderBy: { updatedAt: "desc" }, take: 1 } },
-    });
-    return rows.map((row) => toRow(row, row.sessions[0]?.updatedAt ?? null));
+    const [rows, audited] = await Promise.all([
+      db().user.findMany({
+        orderBy: { createdAt: "asc" },
+        include: { sessions: { select: { updatedAt: true }, orderBy: { updatedAt: "desc" }, take: 1 } },
+      }),
+      db().auditLog.groupBy({ by: ["actorId"], _max: { at: true }, where: { actorId: { not: null } } }),
+    ]);
+    const lastAudited = new Map(audited.map((row) => [row.actorId, row._max.at]));
+    return rows.map((row) => toRow(row, latest(row.sessions[0]?.updatedAt, lastAudited.get(row.id))));
   },
 
   /** Admins who can sign in: blocked admins do not count. */

@@ -6,13 +6,12 @@ import { Time } from "@/components/ui/time";
 import { requirePage } from "@/lib/auth/page";
 import { ROLE_DESCRIPTIONS, ROLES } from "@/lib/auth/roles";
 import { users } from "@/lib/db/users";
-import { lastAuditedAt, latest } from "./last-active";
 
 export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const me = await requirePage("admin");
-  const [rows, audited] = await Promise.all([users.list(), lastAuditedAt()]);
+  const rows = await users.list();
   return (
     <>
       <PageHeader title="Users" description="People who can sign in, and what their role lets them do. Role changes apply from the person's next request." />
@@ -29,7 +28,7 @@ export default async function UsersPage() {
                   <Badge tone={row.role === "admin" ? "indigo" : "slate"}>{row.role}</Badge>
                 </Td>
                 <Td>
-                  <Time value={latest(row.lastSeenAt, audited.get(row.id))} />
+                  <Time value={row.lastSeenAt} />
                 </Td>
                 <Td>
                   <UserRowActions userId={row.id} email={row.email} role={row.role} banned={row.banned} isSelf={row.id === me.userId} />

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupTestDatabase, unique } from "@/test/db";
 import { db } from "@/lib/db/client";
-import { users } from "@/lib/db/users";
-import { lastAuditedAt, latest } from "./last-active";
+import { latest, users } from "@/lib/db/users";
 
 let teardown: () => Promise<void>;
 beforeAll(async () => {
@@ -10,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => teardown());
 
-describe("last activity", () => {
+describe("a person's last activity on the Users page", () => {
   it("is the person's latest audit row as actor, and nothing for someone who never acted", async () => {
     const admin = { id: null, label: "test-admin" };
     const actorUser = await users.create({ email: `${unique("act")}@example.com`, name: "Actor", role: "editor" }, admin);
@@ -19,9 +18,9 @@ describe("last activity", () => {
     await users.setRole(idle.id, "approver", { id: actorUser.id, label: actorUser.email });
     const newest = await db().auditLog.findFirst({ where: { actorId: actorUser.id }, orderBy: { at: "desc" } });
 
-    const seen = await lastAuditedAt();
-    expect(seen.get(actorUser.id)).toEqual(newest!.at);
-    expect(seen.has(idle.id)).toBe(false);
+    const listed = new Map((await users.list()).map((u) => [u.id, u.lastSeenAt]));
+    expect(listed.get(actorUser.id)).toEqual(newest!.at);
+    expect(listed.get(idle.id)).toBeNull();
   });
 
   it.each([
