@@ -61,7 +61,8 @@ export class EventSender {
     const secure = url.protocol === "https:";
     if (secure) this.https ??= await import("node:https");
     const payload = Buffer.from(JSON.stringify(body));
-    const headers: http.OutgoingHttpHeaders = { "content-type": "application/json", "content-length": payload.length, accept: "application/json" };
+    // x-charter-client: the server records the session's source as "hook" (app/api/v1/events/route.ts).
+    const headers: http.OutgoingHttpHeaders = { "content-type": "application/json", "content-length": payload.length, accept: "application/json", "x-charter-client": "hook" };
     if (this.config.apiKey) headers["x-api-key"] = this.config.apiKey;
     const request = secure ? this.https!.request : http.request;
     const ms = Math.max(1, Math.round(timeoutMs));

@@ -1,3 +1,4 @@
+import type { Caller } from "@/lib/auth/caller";
 import { validationErrorFrom } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/limits";
 import { route } from "@/lib/http/route";
@@ -11,6 +12,15 @@ export const MAX_EVENTS_BODY_BYTES = 16 * 1024 * 1024;
 /** Bodies with more JSON values and keys than this are refused with 413 while they are read (500 per event of a full batch). */
 export const MAX_EVENTS_BODY_TOKENS = 500_000;
 
+/** The header `charter hook` sends, so that its sessions say they came from the hook. */
+const CLIENT_HEADER = "x-charter-client";
+
+/** Where a session's events came from: the hook (a key, and the hook's header), another API client, or the dashboard. */
+function sourceOf(req: Request, caller: Caller | null): "hook" | "api" | "dashboard" {
+  if (caller?.kind !== "api_key") return "dashboard";
+  return req.headers.get(CLIENT_HEADER) === "hook" ? "hook" : "api";
+}
+
 /**
  * POST /api/v1/events: one agent event or `{events: [...]}` (up to 1000), API key
  * with the ingest scope (or an editor's session). Idempotent by event id; a batch
@@ -23,5 +33,5 @@ export const POST = route({ role: "editor", scope: "ingest" }, async ({ req, cal
   const parsed = parseEventsRequest(body.value);
   if (!parsed.success) throw validationErrorFrom(parsed.error.issues, "The events are invalid; none was applied.");
   const events = "events" in parsed.data ? parsed.data.events : [parsed.data];
-  return ingestEvents(events, { source: caller?.kind === "api_key" ? "api" : "dashboard" });
+  return ingestEvents(events, { source: sourceOf(req, caller) });
 });
