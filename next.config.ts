@@ -7,11 +7,11 @@ const UNPROXIED_PATHS = ["/_next/:path*", "/api/v1/events"];
 const staticHeaders = [...Object.entries(BASE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })), { key: "content-security-policy", value: NO_CONTENT_CSP }];
 
 // Validating here makes a bad environment fail `next build` and `next start` at once.
-env();
+const settings = env();
 
 const nextConfig: NextConfig = {
   // A second build or dev server beside the usual one (say, while the e2e build is in use) can have its own directory.
-  distDir: process.env.CHARTER_NEXT_DIST_DIR || ".next",
+  distDir: settings.CHARTER_NEXT_DIST_DIR,
   // PGlite ships a wasm build and resolves files relative to its module URL: bundling breaks it.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter"],
   poweredByHeader: false,

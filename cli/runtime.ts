@@ -144,7 +144,7 @@ export function runningServerUrl(e: Env): string | null {
 
 /** Where Next.js builds (next.config.ts's distDir): CHARTER_NEXT_DIST_DIR, else .next, in the repository. */
 export function nextDistDir(): string {
-  return path.resolve(ROOT, process.env.CHARTER_NEXT_DIST_DIR || ".next");
+  return path.resolve(ROOT, env().CHARTER_NEXT_DIST_DIR);
 }
 
 /** The environment for child processes: this one, with the defaults prepareEnv filled in. */
