@@ -2,7 +2,7 @@
 // `npm test`: every check, in order: lint (with the engine purity rule), typecheck,
 // unit tests, database tests, a production build, and e2e tests in Chromium.
 // Ends with one line "N passed, N failed" summing the test runners' counts.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,31 @@ function step(name, command, args, env = {}) {
   return ok;
 }
 
+/**
+ * Steps that need no database and share nothing run at once (lint and typecheck, one core
+ * each); each one's output is printed whole when it ends, so the two never interleave.
+ */
+async function concurrentSteps(list) {
+  const chosen = list.filter(([name]) => !only.length || only.includes(name));
+  const runs = chosen.map(([name, command, args]) => {
+    const started = Date.now();
+    console.log(`\n▶ ${name}: ${[path.basename(command), ...args].join(" ")} (alongside ${chosen.filter(([other]) => other !== name).map(([other]) => other).join(", ")})`);
+    return new Promise((resolve) => {
+      const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      child.on("error", (error) => resolve({ name, ok: false, output: `${output}${error.message}\n`, seconds: (Date.now() - started) / 1000 }));
+      child.on("close", (code) => resolve({ name, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }));
+    });
+  });
+  for (const { name, ok, output, seconds } of await Promise.all(runs)) {
+    if (output.trim()) process.stdout.write(`\n[${name}]\n${output}`);
+    console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)`);
+    if (!ok) failures.push(name);
+  }
+}
+
 function vitestCounts(file) {
   if (!existsSync(file)) return;
   const report = JSON.parse(readFileSync(file, "utf8"));
@@ -46,8 +71,10 @@ function playwrightCounts(file) {
 
 for (const f of ["unit.json", "db.json", "e2e-report.json"]) rmSync(path.join(RESULTS, f), { force: true });
 
-step("lint", bin("eslint"), ["--max-warnings", "0", "."]);
-step("typecheck", bin("tsc"), ["--noEmit"]);
+await concurrentSteps([
+  ["lint", bin("eslint"), ["--max-warnings", "0", "."]],
+  ["typecheck", bin("tsc"), ["--noEmit"]],
+]);
 step("unit", bin("vitest"), ["run", "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(RESULTS, "unit.json")}`]);
 vitestCounts(path.join(RESULTS, "unit.json"));
 step("db", bin("vitest"), ["run", "--project", "db", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(RESULTS, "db.json")}`]);
