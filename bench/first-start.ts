@@ -1,0 +1,56 @@
+/**
+ * First start and restart of `charter serve`, as a new user meets them: no build, a new
+ * embedded database, then the same again with the build in place. Each is the wall time
+ * from the command to the first 200 from /api/health, beside the build's own share and
+ * the lines of progress it printed. Builds into its own directory (CHARTER_NEXT_DIST_DIR)
+ * and data directory, so an existing build is neither used nor touched.
+ * Goals (issue 14): first start <= 150 s with progress every few seconds; restart <= 10 s.
+ * Run: npx tsx bench/first-start.ts [port]
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const PORT = Number(process.argv[2] ?? 3777);
+const DIST = `.next-bench-${process.pid}`;
+const DATA = mkdtempSync(path.join(os.tmpdir(), "charter-first-start-"));
+
+async function healthy(): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${PORT}/api/health`)).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function start(label: string, goalSeconds: number): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_NEXT_DIST_DIR: DIST, CHARTER_DATA_DIR: DATA, NEXT_TELEMETRY_DISABLED: "1" };
+  delete env.DATABASE_URL;
+  const started = Date.now();
+  const child = spawn(process.execPath, [path.join(ROOT, "bin", "charter.mjs"), "serve", "--port", String(PORT)], { cwd: os.tmpdir(), env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  while (!(await healthy())) {
+    if (child.exitCode !== null) throw new Error(`charter serve exited (${child.exitCode}):\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const progress = output.split("\n").filter((line) => line.startsWith("charter: still building")).length;
+  const built = /charter: built in (\d+) s/.exec(output)?.[1];
+  const verdict = seconds <= goalSeconds ? "met" : "MISSED";
+  console.log(`  ${label.padEnd(14)} ${seconds.toFixed(1).padStart(6)} s   goal <= ${goalSeconds} s: ${verdict}${built ? `   (build ${built} s, ${progress} progress lines)` : ""}`);
+  child.kill("SIGINT");
+  await new Promise((resolve) => child.once("close", resolve));
+}
+
+try {
+  console.log(`charter serve from nothing, embedded database, port ${PORT}:`);
+  await start("first start", 150);
+  await start("restart", 10);
+} finally {
+  rmSync(path.join(ROOT, DIST), { recursive: true, force: true });
+  rmSync(DATA, { recursive: true, force: true });
+}
