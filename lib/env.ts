@@ -65,7 +65,7 @@ export const envSchema = z.object({
     .min(1)
     .default(".charter")
     .describe("Where the embedded database and the generated secret live."),
-  CHARTER_NEXT_DIST_DIR: z.string().trim().min(1).default(".next").describe("Where Next.js builds, relative to the repository: a second build or dev server beside the usual one can have its own."),
+  CHARTER_NEXT_DIST_DIR: z.string().trim().min(1).default(".next").describe("Where Next.js builds, relative to the repository: a second build or dev server beside the usual one can have its own (Next adds it to tsconfig.json's include list; do not commit that)."),
   XDG_CACHE_HOME: z.string().trim().min(1).optional().describe("Where the CLI keeps parsed constitution versions (under charter/). Unset: ~/.cache."),
   BETTER_AUTH_SECRET: z
     .string()
