@@ -31,6 +31,13 @@ describe("valueText", () => {
   ])("%j reads %s", (value, text) => {
     expect(valueText(value)).toBe(text);
   });
+
+  it("shortens a content hash to its first 12 digits, and only a hash", () => {
+    const hash = "c777d14511351d1b7534a5d07aa1e7aca19ef2dc3ba0000000000000000000ff";
+    expect(valueText(hash, "content_hash")).toBe("c777d1451135…");
+    expect(valueText(hash, "message")).toBe(hash);
+    expect(valueText("not-hex", "content_hash")).toBe("not-hex");
+  });
 });
 
 describe("auditObject", () => {

@@ -21,6 +21,9 @@ const UNIT_FIELD = /(^|\.)(value|engine|normalized_total|score|trust|confidence)
 /** Fields holding a weighted total or weights: two decimals. */
 const WEIGHTED_FIELD = /(^|\.)(weighted_total|weights\.[^.]+)$/;
 
+/** Fields holding a SHA-256 in hex: its first 12 digits are enough to tell versions apart on the page. */
+const HASH_FIELD = /(^|\.|_)hash$/;
+
 /** A leaf value as text: numbers in the dashboard's formats (by field when it says the scale), lists joined, anything nested as compact JSON. */
 export function valueText(value: unknown, field = ""): string {
   if (value === undefined || value === null) return ABSENT;
@@ -30,7 +33,10 @@ export function valueText(value: unknown, field = ""): string {
     if (Number.isInteger(value)) return formatCount(value);
     return value >= 0 && value <= 1 ? formatUnit(value) : formatWeighted(value);
   }
-  if (typeof value === "string") return value === "" ? '""' : value;
+  if (typeof value === "string") {
+    if (HASH_FIELD.test(field) && /^[0-9a-f]{16,}$/.test(value)) return `${value.slice(0, 12)}…`;
+    return value === "" ? '""' : value;
+  }
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Array.isArray(value)) return value.length === 0 ? "none" : value.every((v) => !isRecord(v) && !Array.isArray(v)) ? value.map((v) => valueText(v)).join(", ") : JSON.stringify(value);
   return JSON.stringify(value);
