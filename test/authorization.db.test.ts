@@ -29,8 +29,6 @@ import { POST as events } from "@/app/api/v1/events/route";
 import { GET as openapi } from "@/app/api/v1/openapi.json/route";
 import { GET as recompute } from "@/app/api/v1/recompute/route";
 import { GET as turns } from "@/app/api/v1/turns/route";
-import { auth } from "@/lib/auth/auth";
-import { issueSignInLink } from "@/lib/auth/bootstrap";
 import { requirePage } from "@/lib/auth/page";
 import { CORE_FILE } from "@/lib/constitution";
 import { apiKeys } from "@/lib/db/api-keys";
@@ -46,6 +44,7 @@ import { ensureConstitution } from "@/lib/services/constitution";
 import { DEMO_DIR, importTranscripts, transcriptFiles } from "@/lib/services/import";
 import { setupTestDatabase, unique } from "@/test/db";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "@/test/llm-server";
+import { sessionCookie } from "@/test/sign-in";
 
 // The authorization matrix: every server action, every route handler and every dashboard
 // page, called directly by every kind of caller with real credentials (a session made by
@@ -113,10 +112,7 @@ function expected(caller: Caller, demand: Demand): Outcome["status"] {
 
 async function signedInAs(role: Rank): Promise<Caller> {
   const user = await users.create({ email: `${unique(`authz-${role}`)}@example.test`, name: role, role }, SYSTEM_ACTOR);
-  const res = await auth().handler(new Request(await issueSignInLink(user.email)));
-  const cookie = res.headers.getSetCookie().find((c) => c.includes("session_token="));
-  if (!cookie) throw new Error(`no session for ${role} (status ${res.status})`);
-  return { name: role, headers: { cookie: cookie.split(";")[0]! }, userId: user.id, role };
+  return { name: role, headers: { cookie: await sessionCookie(user.email) }, userId: user.id, role };
 }
 
 async function keyOf(owner: Rank, scopes: Scope[]): Promise<{ key: string; id: string; ownerId: string }> {

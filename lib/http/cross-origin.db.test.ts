@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/v1/events/route";
-import { auth } from "@/lib/auth/auth";
-import { issueSignInLink, upsertAdmin } from "@/lib/auth/bootstrap";
+import { upsertAdmin } from "@/lib/auth/bootstrap";
 import { SYSTEM_ACTOR } from "@/lib/db/audit";
 import { apiKeys } from "@/lib/db/api-keys";
 import { db } from "@/lib/db/client";
@@ -9,6 +8,7 @@ import { baseUrl, resetEnv } from "@/lib/env";
 import { NO_CONTENT_CSP } from "@/lib/http/security-headers";
 import { ensureConstitution } from "@/lib/services/constitution";
 import { setupTestDatabase, unique } from "@/test/db";
+import { sessionCookie } from "@/test/sign-in";
 
 // A real session and a real key: the Origin rule is about how Better Auth's cookie is carried.
 let teardown: () => Promise<void>;
@@ -21,10 +21,7 @@ beforeAll(async () => {
   await ensureConstitution();
   const email = `${unique("csrf")}@example.com`;
   const { id } = await upsertAdmin(email, "CSRF test admin");
-  const signedIn = await auth().handler(new Request(await issueSignInLink(email)));
-  const session = signedIn.headers.getSetCookie().find((c) => c.includes("session_token="));
-  if (!session) throw new Error(`Signing in set no session cookie (status ${signedIn.status}).`);
-  cookie = session.split(";")[0]!;
+  cookie = await sessionCookie(email);
   apiKey = (await apiKeys.create({ name: unique("csrf-key"), scopes: ["ingest"], ownerId: id }, SYSTEM_ACTOR)).key;
 });
 afterAll(() => teardown());

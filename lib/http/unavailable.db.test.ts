@@ -2,13 +2,12 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET as listTurns } from "@/app/api/v1/turns/route";
-import { auth } from "@/lib/auth/auth";
-import { issueSignInLink } from "@/lib/auth/bootstrap";
 import { apiKeys } from "@/lib/db/api-keys";
 import { db, POOL_SIZE, switchDatabase, type DatabaseTarget } from "@/lib/db/client";
 import { resetEnv } from "@/lib/env";
 import { route } from "@/lib/http/route";
 import { setupTestDatabase, unique } from "@/test/db";
+import { sessionCookie } from "@/test/sign-in";
 
 // A database that could not be asked must never look like a refused credential: the
 // hook drops an event on 401 and spools it on 503.
@@ -46,11 +45,7 @@ beforeAll(async () => {
   const revoked = await apiKeys.create({ name: "revoked", scopes: ["read"] }, { id, label: email });
   await apiKeys.revoke(revoked.id, { id, label: email });
   revokedKey = revoked.key;
-  const signIn = await auth().handler(new Request(await issueSignInLink(email)));
-  cookie = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  cookie = await sessionCookie(email);
 });
 afterAll(() => teardown());
 
