@@ -1,9 +1,4 @@
-import { DECIMALS, PrincipleScore, type Principle, type ScoreDict } from "@/lib/reward";
-
-/** A score or total as stored (at most DECIMALS places), without trailing zeros: 0.5, 0.625, 8.7. */
-export function formatScore(value: number): string {
-  return String(Number(value.toFixed(DECIMALS)));
-}
+import { PrincipleScore, type Principle, type ScoreDict } from "@/lib/reward";
 
 /** Session ids are long (Claude Code's are UUIDs); the table shows their start. */
 export function shortId(id: string, length = 8): string {
