@@ -16,16 +16,23 @@ const only = process.argv.slice(2);
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 
-function step(name, command, args, env = {}) {
-  if (only.length && !only.includes(name)) return true;
-  const started = Date.now();
-  console.log(`\n▶ ${name}: ${[path.basename(command), ...args].join(" ")}`);
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const ok = result.status === 0;
-  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds} s)`);
+const chosen = (name) => !only.length || only.includes(name);
+const announce = (name, command, args, note = "") => console.log(`\n▶ ${name}: ${[path.basename(command), ...args].join(" ")}${note}`);
+const childEnv = (env = {}) => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env });
+
+/** Prints a step's outcome and remembers a failure. */
+function report(name, ok, seconds) {
+  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)`);
   if (!ok) failures.push(name);
   return ok;
+}
+
+function step(name, command, args, env = {}) {
+  if (!chosen(name)) return true;
+  const started = Date.now();
+  announce(name, command, args);
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: childEnv(env) });
+  return report(name, result.status === 0, (Date.now() - started) / 1000);
 }
 
 /**
@@ -33,12 +40,12 @@ function step(name, command, args, env = {}) {
  * each); each one's output is printed whole when it ends, so the two never interleave.
  */
 async function concurrentSteps(list) {
-  const chosen = list.filter(([name]) => !only.length || only.includes(name));
-  const runs = chosen.map(([name, command, args]) => {
+  const picked = list.filter(([name]) => chosen(name));
+  const runs = picked.map(([name, command, args]) => {
     const started = Date.now();
-    console.log(`\n▶ ${name}: ${[path.basename(command), ...args].join(" ")} (alongside ${chosen.filter(([other]) => other !== name).map(([other]) => other).join(", ")})`);
+    announce(name, command, args, ` (alongside ${picked.filter(([other]) => other !== name).map(([other]) => other).join(", ")})`);
     return new Promise((resolve) => {
-      const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+      const child = spawn(command, args, { cwd: ROOT, env: childEnv() });
       let output = "";
       child.stdout.on("data", (chunk) => (output += chunk));
       child.stderr.on("data", (chunk) => (output += chunk));
@@ -48,8 +55,7 @@ async function concurrentSteps(list) {
   });
   for (const { name, ok, output, seconds } of await Promise.all(runs)) {
     if (output.trim()) process.stdout.write(`\n[${name}]\n${output}`);
-    console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)`);
-    if (!ok) failures.push(name);
+    report(name, ok, seconds);
   }
 }
 
