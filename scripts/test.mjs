@@ -88,7 +88,7 @@ vitestCounts(path.join(RESULTS, "db.json"));
 if (step("build", bin("next"), ["build"])) {
   step("e2e", bin("playwright"), ["test"]);
   playwrightCounts(path.join(RESULTS, "e2e-report.json"));
-} else if (!only.length || only.includes("e2e")) {
+} else if (chosen("e2e")) {
   console.log("e2e skipped: the build failed");
 }
 
