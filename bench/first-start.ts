@@ -12,8 +12,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { BIN, ROOT, waitHealthy } from "./support/server";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const PORT = Number(process.argv[2] ?? 3777);
 const DIST = `.next-bench-${process.pid}`;
 const DATA = mkdtempSync(path.join(os.tmpdir(), "charter-first-start-"));
@@ -21,26 +21,17 @@ const DATA = mkdtempSync(path.join(os.tmpdir(), "charter-first-start-"));
 const TSCONFIG = path.join(ROOT, "tsconfig.json");
 const tsconfig = readFileSync(TSCONFIG, "utf8");
 
-async function healthy(): Promise<boolean> {
-  try {
-    return (await fetch(`http://127.0.0.1:${PORT}/api/health`)).status === 200;
-  } catch {
-    return false;
-  }
-}
-
 async function start(label: string, goalSeconds: number): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_NEXT_DIST_DIR: DIST, CHARTER_DATA_DIR: DATA, NEXT_TELEMETRY_DISABLED: "1" };
   delete env.DATABASE_URL;
   const started = Date.now();
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "charter.mjs"), "serve", "--port", String(PORT)], { cwd: os.tmpdir(), env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "serve", "--port", String(PORT)], { cwd: os.tmpdir(), env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  while (!(await healthy())) {
-    if (child.exitCode !== null) throw new Error(`charter serve exited (${child.exitCode}):\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`charter serve exited (${code}):\n${output}`))));
+  exited.catch(() => undefined); // once healthy, the exit that SIGINT causes below is expected
+  await Promise.race([waitHealthy(`http://127.0.0.1:${PORT}`), exited]);
   const seconds = (Date.now() - started) / 1000;
   const progress = output.split("\n").filter((line) => line.startsWith("charter: still building")).length;
   const built = /charter: built in (\d+) s/.exec(output)?.[1];
