@@ -1,5 +1,5 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Command } from "commander";
@@ -7,24 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandName, COMMANDS } from "./commands";
 import { HOOK_EVENTS } from "./hook/events";
 import { HOOK_TIMEOUT_SECONDS } from "./hook/settings";
+import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "bin", "charter.mjs");
 const BUNDLE = path.join(ROOT, "dist", "cli", "main.mjs");
-
-/** Logs every module Node resolves to stderr, as `LOADED <url>`: what a command really loads. */
-const TRACE_IMPORTS = `data:text/javascript,${encodeURIComponent(
-  `import { register } from "node:module";
-   register("data:text/javascript," + encodeURIComponent("export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOADED ' + r.url + '\\\\n'); return r; }"));`,
-)}`;
-
-/** Whether dist/cli/ exists and is newer than every Charter file in it (what bin/charter.mjs checks). */
-function bundleIsCurrent(): boolean {
-  if (!existsSync(BUNDLE)) return false;
-  const built = statSync(BUNDLE).mtimeMs;
-  const sources = JSON.parse(readFileSync(path.join(ROOT, "dist", "cli", "sources.json"), "utf8")) as string[];
-  return sources.every((source) => statSync(path.join(ROOT, source)).mtimeMs <= built);
-}
 
 let outside: string;
 function charter(args: string[], options: { input?: string; cwd?: string; nodeArgs?: string[] } = {}): SpawnSyncReturns<string> {
@@ -32,10 +19,7 @@ function charter(args: string[], options: { input?: string; cwd?: string; nodeAr
 }
 
 beforeAll(() => {
-  for (const script of ["build-hook.mjs", "build-cli.mjs"]) {
-    const built = script === "build-cli.mjs" ? bundleIsCurrent() : existsSync(path.join(ROOT, "dist", "hook.mjs"));
-    if (!built) expect(spawnSync(process.execPath, [path.join(ROOT, "scripts", script)], { encoding: "utf8" }).status).toBe(0);
-  }
+  expect(ensureBundles()).toBeNull();
   outside = mkdtempSync(path.join(os.tmpdir(), "charter-anywhere-"));
 }, 120_000);
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
@@ -46,7 +30,7 @@ describe("the charter command, run outside the repository", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("Usage: charter [options] [command]");
     for (const entry of COMMANDS) expect(result.stdout).toContain(`  ${entry.usage}`);
-    const loaded = result.stderr.split("\n").filter((line) => line.startsWith("LOADED ") && !line.startsWith("LOADED node:")).map((line) => line.slice("LOADED ".length));
+    const loaded = loadedModules(result.stderr);
     expect(loaded).toContain(new URL(`file://${BUNDLE}`).href);
     const packages = new Set(loaded.filter((url) => url.includes("/node_modules/")).map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)![1]));
     expect([...packages]).toEqual(["commander"]);

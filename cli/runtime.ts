@@ -177,9 +177,16 @@ export async function migrate(options: { quiet?: boolean } = {}): Promise<string
   return run(process.execPath, [prismaCli, "migrate", "deploy"], { quiet: options.quiet ?? true, label: "Database migration", env: owner ? { DATABASE_URL: owner } : undefined });
 }
 
+/** The migrations in prisma/migrations, by directory name. */
+export function localMigrations(): string[] {
+  return readdirSync(path.join(ROOT, "prisma", "migrations"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+}
+
 /** True when a migration in prisma/migrations has not been applied (or the database is new). */
 async function hasPendingMigrations(db: () => { $queryRawUnsafe<T>(sql: string): Promise<T> }): Promise<boolean> {
-  const local = readdirSync(path.join(ROOT, "prisma", "migrations"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const local = localMigrations();
   try {
     const rows = await db().$queryRawUnsafe<{ migration_name: string }[]>(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
     const applied = new Set(rows.map((r) => r.migration_name));

@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 // Relative, and only a pure module: next.config.ts loads this file without the `@/` alias.
 import { API_KEY_NAME_MAX_LENGTH, API_KEY_SCOPES, type ApiKeyScope } from "./auth/roles";
+import type { ConstitutionStoreConfigInput } from "./constitution";
 
 /**
  * The one reader of process.env. Every setting Charter understands is declared,
@@ -209,6 +210,11 @@ export function baseUrl(e: Env = env()): string {
 /** The retrieval path in force: CHARTER_RETRIEVAL_PATH (checked by parseEnv), or the best the configured endpoint allows. */
 export function retrievalPath(e: Env = env()): "lexical" | "hybrid" | "llm" {
   return e.CHARTER_RETRIEVAL_PATH ?? (embeddingSettings(e) ? "hybrid" : llmSettings(e) ? "llm" : "lexical");
+}
+
+/** The retrieval settings the environment gives (budget, semantic calibration): the server, evals, previews and the CLI use the same. */
+export function envStoreConfig(e: Env = env()): ConstitutionStoreConfigInput {
+  return { context_budget_chars: e.CHARTER_CONTEXT_BUDGET_CHARS, semantic_floor: e.CHARTER_SEMANTIC_FLOOR, semantic_ceiling: e.CHARTER_SEMANTIC_CEILING };
 }
 
 /** A retrieval path that its settings cannot serve, as a problem to report. */

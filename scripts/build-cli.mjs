@@ -60,14 +60,17 @@ const sourceLocation = {
   },
 };
 
+const ENGINE_PACKAGES = ["minisearch", "stemmer", "yaml", "zod"];
+
 /**
- * The engine build: a hash of lib/constitution's sources. Parsed constitution versions are
- * cached on disk under it (lib/files/parsed-snapshots.ts), so a changed parser never reads
- * an older parser's result.
+ * The engine build: a hash of lib/constitution's sources and of the versions of the packages
+ * it parses with. Parsed constitution versions are cached on disk under it
+ * (lib/files/parsed-snapshots.ts), so a changed parser never reads an older parser's result.
  */
 function engineBuildId() {
   const dir = path.join(ROOT, "lib", "constitution");
   const hash = createHash("sha256");
+  for (const name of ENGINE_PACKAGES) hash.update(`${name}@${JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version}\0`);
   for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
     if (!/\.ts$/.test(name) || /\.test\.ts$/.test(name)) continue;
     hash.update(`${name}\0`).update(readFileSync(path.join(dir, name))).update("\0");

@@ -22,8 +22,3 @@ export function diffFiles(before: readonly ConstitutionFile[], after: readonly C
     return { path, status, additions, deletions, patch: createTwoFilesPatch(`a/${path}`, `b/${path}`, oldText, newText, "", "", { context: 3 }) };
   });
 }
-
-/** A stable digest input: the files sorted by path. Hash it outside the engine. */
-export function canonicalFiles(files: readonly ConstitutionFile[]): string {
-  return JSON.stringify([...files].sort((x, y) => x.path.localeCompare(y.path)).map((f) => [f.path, f.text]));
-}

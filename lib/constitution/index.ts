@@ -10,6 +10,7 @@ export * from "./llm-prompts";
 export * from "./llm-port";
 export * from "./store";
 export * from "./seed";
+export * from "./canonical";
 export * from "./diff";
 export * from "./eval-schema";
 export * from "./selection";

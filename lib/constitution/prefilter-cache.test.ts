@@ -41,6 +41,16 @@ describe("keywordFingerprint", () => {
     expect(keywordFingerprint(MAP)).toMatch(/^[0-9a-f]{16}$/);
     expect(keywordFingerprint({})).toMatch(/^[0-9a-f]{16}$/);
   });
+
+  // Values of the reference 64-bit FNV-1a (BigInt arithmetic) over the canonical JSON, computed
+  // before the 32-bit rewrite, so fingerprints in recorded orchestration events stay comparable.
+  it.each([
+    [{ medical: ["Headache", "fever", "dose"], legal: ["landlord", "lawsuit"] }, "fb77f1f3978f8b5e"],
+    [{}, "09612b07b5ecb5a5"],
+    [{ médical: ["Kopfschmerz", "頭痛"] }, "b299a41f82acf0c2"],
+  ])("is the 64-bit FNV-1a of the canonical map %j", (map, expected) => {
+    expect(keywordFingerprint(map)).toBe(expected);
+  });
 });
 
 describe("PrefilterCache.setDomainKeywords", () => {

@@ -21,13 +21,21 @@ export function keywordFingerprint(map: Readonly<Record<string, readonly string[
   return fnv1a64(JSON.stringify(canonical));
 }
 
+/**
+ * 64-bit FNV-1a over UTF-16 code units, in two 32-bit halves: BigInt arithmetic per
+ * character made this a tenth of a short `charter retrieve`. The multiply by the FNV
+ * prime (2^40 + 0x1b3) is `h * 0x1b3 + (h << 40)`; every intermediate stays below 2^53.
+ */
 function fnv1a64(text: string): string {
-  let hash = 0xcbf29ce484222325n;
+  let hi = 0xcbf29ce4;
+  let lo = 0x84222325;
   for (let i = 0; i < text.length; i++) {
-    hash ^= BigInt(text.charCodeAt(i));
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+    lo = (lo ^ text.charCodeAt(i)) >>> 0;
+    const low = lo * 0x1b3;
+    hi = (hi * 0x1b3 + Math.floor(low / 0x1_0000_0000) + ((lo << 8) >>> 0)) >>> 0;
+    lo = low >>> 0;
   }
-  return hash.toString(16).padStart(16, "0");
+  return hi.toString(16).padStart(8, "0") + lo.toString(16).padStart(8, "0");
 }
 
 /**

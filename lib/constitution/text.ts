@@ -13,11 +13,27 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
 }
 
+// Building an index stems the same few thousand words over and over (every field of every
+// principle, per overlay), and that was most of its cost. Stems are kept, up to a bound:
+// a long-lived server sees unbounded prompt vocabulary.
+const STEM_CACHE_LIMIT = 50_000;
+const stemCache = new Map<string, string>();
+
+function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    s = stemmer(word);
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
 /** A token as indexed: stopwords dropped (null), the rest Porter-stemmed. */
 export function normalizeTerm(term: string): string | null {
   const t = term.toLowerCase();
   if (STOPWORDS.has(t) || t.length < 2) return null;
-  return stemmer(t);
+  return stem(t);
 }
 
 /** The distinct stems of a text. */

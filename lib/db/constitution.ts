@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
 import { allPrinciples } from "@/lib/constitution/overlay";
-import { canonicalFiles, formatIssue, OVERLAYS_DIR, parseConstitution, parseStoredConstitution, withFile, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
+import { formatIssue, OVERLAYS_DIR, parseConstitution, withFile, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
-import { parsedSnapshots, type ParsedVersion } from "@/lib/files/parsed-snapshots";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
 import { db } from "./client";
+import { contentHash, parseStoredVersion, StoredVersionInvalidError } from "./version-parse";
 
 export type VersionMeta = { id: number; contentHash: string; authorLabel: string; message: string; parentId: number | null; createdAt: Date };
 export type Version = VersionMeta & { files: ConstitutionFile[]; constitution: Constitution; evals: EvalSet };
@@ -19,37 +18,20 @@ export class ConstitutionInvalidError extends ValidationError {
 
 const HEAD_ID = 1;
 
-export function contentHash(files: readonly ConstitutionFile[]): string {
-  return createHash("sha256").update(canonicalFiles(files)).digest("hex");
-}
+export { contentHash, StoredVersionInvalidError };
 
 function meta(row: { id: number; contentHash: string; authorLabel: string; message: string; parentId: number | null; createdAt: Date }): VersionMeta {
   return { id: row.id, contentHash: row.contentHash, authorLabel: row.authorLabel, message: row.message, parentId: row.parentId, createdAt: row.createdAt };
 }
 
-/** A stored version that no longer validates: the engine's rules changed since it was saved. */
-export class StoredVersionInvalidError extends Error {}
-
 // Parsed versions are immutable, so they are kept once parsed.
 const parsed = new Map<number, Version>();
 
-function parseStored(id: number, hash: string, files: ConstitutionFile[]): ParsedVersion {
-  const result = parseStoredConstitution(files);
-  // Saved versions were validated; the limits added since (sizes, control characters) do not apply to
-  // what is stored, so old versions keep loading. A failure here means the rules changed since.
-  if (!result.ok) throw new StoredVersionInvalidError(`Stored constitution version ${id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
-  const fresh = { constitution: result.constitution, evals: result.evals };
-  parsedSnapshots.write(hash, fresh);
-  return fresh;
-}
-
-function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Version {
+async function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Promise<Version> {
   const hit = parsed.get(row.id);
   if (hit) return hit;
   const files = row.files as ConstitutionFile[];
-  // Keyed by the files' own hash, recomputed here: the stored column is not trusted to name its files.
-  const key = contentHash(files);
-  const version = { ...meta(row), files, ...(parsedSnapshots.read(key) ?? parseStored(row.id, key, files)) };
+  const version = { ...meta(row), files, ...(await parseStoredVersion(row.id, files)) };
   parsed.set(row.id, version);
   return version;
 }

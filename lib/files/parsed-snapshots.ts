@@ -19,6 +19,13 @@ const BUILD = typeof __CHARTER_ENGINE_BUILD__ === "string" ? __CHARTER_ENGINE_BU
 export type ParsedVersion = { constitution: Constitution; evals: EvalSet };
 type Snapshot = ParsedVersion & { contentHash: string; build: string };
 
+/**
+ * A snapshot's key: the files' content hash (`<sha256>`), or `row-<sha256>`, PostgreSQL's
+ * digest of the stored row's files, for a reader that would rather not fetch the files
+ * (lib/db/head-reader.ts). Equal digests mean equal stored files, so either key names one parse.
+ */
+const KEY = /^(row-)?[0-9a-f]{64}$/;
+
 /** The per-user cache directory (never a shared temporary directory: a planted file would be served). */
 function snapshotDir(): string {
   return path.join(env().XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "charter", "constitution");
@@ -27,9 +34,9 @@ function snapshotDir(): string {
 const fileFor = (contentHash: string, build: string) => path.join(snapshotDir(), `${contentHash}-${build}.json`);
 
 export const parsedSnapshots = {
-  /** The parse of the version with `contentHash`, as this build made it, or null. */
+  /** The parse of the version with this key (KEY), as this build made it, or null. */
   read(contentHash: string): ParsedVersion | null {
-    if (!BUILD || !/^[0-9a-f]{64}$/.test(contentHash)) return null;
+    if (!BUILD || !KEY.test(contentHash)) return null;
     try {
       const snapshot = JSON.parse(readFileSync(fileFor(contentHash, BUILD), "utf8")) as Snapshot;
       if (snapshot.contentHash !== contentHash || snapshot.build !== BUILD) return null;
@@ -41,7 +48,7 @@ export const parsedSnapshots = {
 
   /** Keeps a parse for the next command; a cache that cannot be written is skipped silently. */
   write(contentHash: string, parsed: ParsedVersion): void {
-    if (!BUILD || !/^[0-9a-f]{64}$/.test(contentHash)) return;
+    if (!BUILD || !KEY.test(contentHash)) return;
     try {
       mkdirSync(snapshotDir(), { recursive: true, mode: 0o700 });
       const file = fileFor(contentHash, BUILD);

@@ -14,10 +14,9 @@ import {
 import { ConstitutionInvalidError, constitutionVersions, type Version } from "@/lib/db/constitution";
 import { constitutionEvals, type EvalRun } from "@/lib/db/constitution-evals";
 import { recentPrompts } from "@/lib/db/turns";
-import { embeddingSettings, retrievalPath } from "@/lib/env";
+import { embeddingSettings, envStoreConfig, retrievalPath } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
 import { DEFAULT_REPLAY, MAX_REPLAY } from "@/lib/schemas/constitution";
-import { envStoreConfig } from "./constitution";
 import { semanticFor } from "./embeddings";
 
 // Stored versions are immutable, so their stores are kept (an index takes ~60 ms to build);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { ConflictingDefinitionError, ConstitutionStore, type ConstitutionStoreConfigInput, type Retrieval, type SemanticPort } from "@/lib/constitution";
+import { ConflictingDefinitionError, ConstitutionStore, type Retrieval, type SemanticPort } from "@/lib/constitution";
 import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
 import { orchestrationLog } from "@/lib/db/orchestration-log";
-import { embeddingSettings, env, llmSettings, retrievalPath } from "@/lib/env";
+import { embeddingSettings, env, envStoreConfig, llmSettings, retrievalPath } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { createLlmClient } from "@/lib/llm/client";
 import { log } from "@/lib/log";
@@ -35,11 +35,6 @@ function semanticPort(version: Parameters<typeof semanticFor>[0]): SemanticPort 
       return semantic.similarities(prompt, ctx);
     },
   };
-}
-
-/** The retrieval settings the environment gives (budget, semantic calibration): the server, evals and previews use the same. */
-export function envStoreConfig(e = env()): ConstitutionStoreConfigInput {
-  return { context_budget_chars: e.CHARTER_CONTEXT_BUDGET_CHARS, semantic_floor: e.CHARTER_SEMANTIC_FLOOR, semantic_ceiling: e.CHARTER_SEMANTIC_CEILING };
 }
 
 /**
