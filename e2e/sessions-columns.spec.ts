@@ -21,12 +21,15 @@ const demo = (() => {
 test("the Overview loads the demo data (or it is there already)", async ({ browser }) => {
   const page = await adminPage(browser);
   await page.goto("/");
+  // isVisible() does not wait: first wait for the Overview itself, which renders the button with it.
+  await expect(page.getByTestId("total-turns")).toBeVisible();
   const load = page.getByRole("button", { name: "Load demo data" });
   // The button shows while a demo session is missing: on a fresh server, or after other specs scored turns.
   if (await load.isVisible()) {
     await load.click();
-    // Once every demo session is stored the Overview offers the demo no more.
-    await expect(load).toBeHidden({ timeout: 60_000 });
+    // Once every demo session is stored the Overview offers the demo no more. (The button
+    // itself hides at once: while loading it is named "Loading demo data…".)
+    await expect(page.getByTestId("demo-slot")).toBeHidden({ timeout: 60_000 });
   }
   await page.goto("/sessions");
   await expect(page.getByTestId(`session-${demo.session}`)).toBeVisible();
