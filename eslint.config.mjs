@@ -1,5 +1,6 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import prettier from "eslint-config-prettier/flat";
 
 /** Imports the pure engine must never make: frameworks, the database, the LLM SDK, and I/O. */
 const ENGINE_FORBIDDEN = [
@@ -18,6 +19,8 @@ const config = [
   { ignores: [".next/**", ".next-*/**", "node_modules/**", "lib/db/generated/**", ".charter/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "dist/**"] },
   ...nextVitals,
   ...nextTs,
+  // Layout is Prettier's (`npm run format`, checked by `prettier --check` in `npm run lint`).
+  prettier,
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every check, in order: lint (with the engine purity rule), typecheck,
+// `npm test`: every check, in order: lint (with the engine purity rule), formatting, typecheck,
 // unit tests, database tests, a production build, and e2e tests in Chromium.
 // Ends with one line "N passed, N failed" summing the test runners' counts.
 import { spawn, spawnSync } from "node:child_process";
@@ -80,6 +80,7 @@ for (const f of ["unit.json", "db.json", "e2e-report.json"]) rmSync(path.join(RE
 
 await concurrentSteps([
   ["lint", bin("eslint"), ["--max-warnings", "0", "."]],
+  ["format", bin("prettier"), ["--check", "--log-level", "warn", "."]],
   ["typecheck", bin("tsc"), ["--noEmit"]],
 ]);
 step("unit", bin("vitest"), ["run", "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(RESULTS, "unit.json")}`]);
