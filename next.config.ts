@@ -4,7 +4,10 @@ import { BASE_SECURITY_HEADERS, HSTS_HEADER, NO_CONTENT_CSP } from "./lib/http/s
 
 /** Static assets and the events API, which proxy.ts does not see (pages and other routes get their headers there). */
 const UNPROXIED_PATHS = ["/_next/:path*", "/api/v1/events"];
-const staticHeaders = [...Object.entries(BASE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })), { key: "content-security-policy", value: NO_CONTENT_CSP }];
+const staticHeaders = [
+  ...Object.entries(BASE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })),
+  { key: "content-security-policy", value: NO_CONTENT_CSP },
+];
 
 // Validating here makes a bad environment fail `next build` and `next start` at once.
 const settings = env();
@@ -21,7 +24,11 @@ const nextConfig: NextConfig = {
   async headers() {
     return UNPROXIED_PATHS.flatMap((source) => [
       { source, headers: staticHeaders },
-      { source, has: [{ type: "header" as const, key: "x-forwarded-proto", value: "https" }], headers: [{ ...HSTS_HEADER }] },
+      {
+        source,
+        has: [{ type: "header" as const, key: "x-forwarded-proto", value: "https" }],
+        headers: [{ ...HSTS_HEADER }],
+      },
     ]);
   },
 };

@@ -18,7 +18,9 @@ import { defineConfig } from "prisma/config";
 
 import { embeddedDatabaseUrl, parseDatabaseTarget } from "./prisma/schema-engine/url.mjs";
 
-process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= fileURLToPath(new URL("./prisma/schema-engine/bin.mjs", import.meta.url));
+process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= fileURLToPath(
+  new URL("./prisma/schema-engine/bin.mjs", import.meta.url),
+);
 // Skip Prisma's update check, which calls a Prisma-hosted server.
 process.env.CHECKPOINT_DISABLE = "1";
 

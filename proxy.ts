@@ -1,6 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "./lib/env";
-import { NO_CONTENT_CSP, NONCE_HEADER, newNonce, pageCsp, servedOverHttps, setSecurityHeaders } from "./lib/http/security-headers";
+import {
+  NO_CONTENT_CSP,
+  NONCE_HEADER,
+  newNonce,
+  pageCsp,
+  servedOverHttps,
+  setSecurityHeaders,
+} from "./lib/http/security-headers";
 
 /**
  * Gives every answer its security headers, and a page a fresh nonce: Next reads it
@@ -18,7 +25,10 @@ export function proxy(request: NextRequest): NextResponse {
   try {
     decodeURIComponent(request.nextUrl.pathname);
   } catch {
-    const refused = new NextResponse("Bad request: the address holds a percent-encoded sequence that is not UTF-8.\n", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+    const refused = new NextResponse(
+      "Bad request: the address holds a percent-encoded sequence that is not UTF-8.\n",
+      { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
+    );
     setSecurityHeaders(refused.headers, { csp: NO_CONTENT_CSP, https });
     return refused;
   }

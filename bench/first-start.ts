@@ -22,21 +22,36 @@ const TSCONFIG = path.join(ROOT, "tsconfig.json");
 const tsconfig = readFileSync(TSCONFIG, "utf8");
 
 async function start(label: string, goalSeconds: number): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_NEXT_DIST_DIR: DIST, CHARTER_DATA_DIR: DATA, NEXT_TELEMETRY_DISABLED: "1" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CHARTER_NEXT_DIST_DIR: DIST,
+    CHARTER_DATA_DIR: DATA,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
   delete env.DATABASE_URL;
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, "serve", "--port", String(PORT)], { cwd: os.tmpdir(), env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "serve", "--port", String(PORT)], {
+    cwd: os.tmpdir(),
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`charter serve exited (${code}):\n${output}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`charter serve exited (${code}):\n${output}`))),
+  );
   exited.catch(() => undefined); // once healthy, the exit that SIGINT causes below is expected
   await Promise.race([waitHealthy(`http://127.0.0.1:${PORT}`), exited]);
   const seconds = (Date.now() - started) / 1000;
-  const progress = output.split("\n").filter((line) => line.startsWith("charter: still building")).length;
+  const progress = output
+    .split("\n")
+    .filter((line) => line.startsWith("charter: still building")).length;
   const built = /charter: built in (\d+) s/.exec(output)?.[1];
   const verdict = seconds <= goalSeconds ? "met" : "MISSED";
-  console.log(`  ${label.padEnd(14)} ${seconds.toFixed(1).padStart(6)} s   goal <= ${goalSeconds} s: ${verdict}${built ? `   (build ${built} s, ${progress} progress lines)` : ""}`);
+  console.log(
+    `  ${label.padEnd(14)} ${seconds.toFixed(1).padStart(6)} s   goal <= ${goalSeconds} s: ${verdict}${built ? `   (build ${built} s, ${progress} progress lines)` : ""}`,
+  );
   child.kill("SIGINT");
   await new Promise((resolve) => child.once("close", resolve));
 }

@@ -18,7 +18,14 @@
  * (default 8), FUZZ_SEED (default 11). Exit code 1 when a goal is missed.
  */
 import http from "node:http";
-import { Cases, EVENTS_PATH, hugeRequests, pageRequest, readApiRequest, type FuzzRequest } from "./fuzz/cases";
+import {
+  Cases,
+  EVENTS_PATH,
+  hugeRequests,
+  pageRequest,
+  readApiRequest,
+  type FuzzRequest,
+} from "./fuzz/cases";
 import { random } from "./support/random";
 import { givenServer, startServer, type Target } from "./fuzz/server";
 import { rssBytes } from "./support/server";
@@ -43,12 +50,28 @@ type Outcome = { status: number | "no answer" | "timeout"; detail?: string };
 /** The requests that are not huge, COUNT in all, in a seeded order. */
 function smallRequests(c: Cases, pages: boolean): FuzzRequest[] {
   const out: FuzzRequest[] = [];
-  const post = (group: string, body: string | Uint8Array, auth: FuzzRequest["auth"] = "key"): FuzzRequest => ({ kind: "fetch", group, method: "POST", path: EVENTS_PATH, body, auth });
+  const post = (
+    group: string,
+    body: string | Uint8Array,
+    auth: FuzzRequest["auth"] = "key",
+  ): FuzzRequest => ({ kind: "fetch", group, method: "POST", path: EVENTS_PATH, body, auth });
   const session = () => c.id("s");
   // Every poison once, so a short run still covers them.
-  for (let i = 0; i < 25; i++) out.push(post("event: at out of bounds or malformed", JSON.stringify(c.event(session(), { at: c.eventAt() }))));
+  for (let i = 0; i < 25; i++)
+    out.push(
+      post(
+        "event: at out of bounds or malformed",
+        JSON.stringify(c.event(session(), { at: c.eventAt() })),
+      ),
+    );
   for (const depth of [63, 64, 65, 5_000, 100_000]) {
-    for (const field of ["tool_input", "tool_response"]) out.push(post("event: deep nesting", c.eventText({ value: c.eventOf("PostToolUse", session()), deep: { field, depth } })));
+    for (const field of ["tool_input", "tool_response"])
+      out.push(
+        post(
+          "event: deep nesting",
+          c.eventText({ value: c.eventOf("PostToolUse", session()), deep: { field, depth } }),
+        ),
+      );
   }
   for (let i = 0; i < 25; i++) out.push(post("event: malformed body", c.malformedBody()));
   for (let i = 0; i < 10; i++) out.push(post("event: bytes not UTF-8", c.invalidUtf8(session())));
@@ -86,13 +109,28 @@ async function send(target: Target, request: FuzzRequest): Promise<Outcome> {
   if (request.kind === "stream") return stream(target, request);
   try {
     const headers = headersFor(target, request);
-    if (request.body !== undefined) headers["content-type"] = request.contentType ?? "application/json";
-    const res = await fetch(`${target.url}${request.path}`, { method: request.method, headers, body: request.body as BodyInit | undefined, redirect: "manual", signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    if (request.body !== undefined)
+      headers["content-type"] = request.contentType ?? "application/json";
+    const res = await fetch(`${target.url}${request.path}`, {
+      method: request.method,
+      headers,
+      body: request.body as BodyInit | undefined,
+      redirect: "manual",
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
     const text = await res.text();
     return { status: res.status, detail: res.status >= 500 ? text.slice(0, 300) : undefined };
   } catch (error) {
     const name = error instanceof Error ? error.name : "";
-    return name === "TimeoutError" ? { status: "timeout" } : { status: "no answer", detail: error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error) };
+    return name === "TimeoutError"
+      ? { status: "timeout" }
+      : {
+          status: "no answer",
+          detail:
+            error instanceof Error
+              ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}`
+              : String(error),
+        };
   }
 }
 
@@ -114,17 +152,32 @@ function drainedOrAnswered(req: http.ClientRequest, answered: () => boolean): Pr
 }
 
 /** A chunked POST of up to `bytes`, written as the server reads it and stopped as soon as it answers. */
-function stream(target: Target, request: Extract<FuzzRequest, { kind: "stream" }>): Promise<Outcome> {
+function stream(
+  target: Target,
+  request: Extract<FuzzRequest, { kind: "stream" }>,
+): Promise<Outcome> {
   const chunk = Buffer.alloc(1024 * 1024, 0x20);
   return new Promise((resolve) => {
     let answered = false;
-    const req = http.request(`${target.url}${request.path}`, { method: "POST", agent: false, headers: { ...headersFor(target, request), "content-type": "application/json", "transfer-encoding": "chunked" }, timeout: REQUEST_TIMEOUT_MS });
+    const req = http.request(`${target.url}${request.path}`, {
+      method: "POST",
+      agent: false,
+      headers: {
+        ...headersFor(target, request),
+        "content-type": "application/json",
+        "transfer-encoding": "chunked",
+      },
+      timeout: REQUEST_TIMEOUT_MS,
+    });
     req.on("response", (res) => {
       answered = true;
       let body = "";
       res.on("data", (d: Buffer) => (body += d.toString()));
       res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, detail: (res.statusCode ?? 0) >= 500 ? body.slice(0, 300) : undefined });
+        resolve({
+          status: res.statusCode ?? 0,
+          detail: (res.statusCode ?? 0) >= 500 ? body.slice(0, 300) : undefined,
+        });
         req.destroy();
       });
     });
@@ -165,15 +218,24 @@ async function main() {
     byGroup.set(request.group, statuses);
     const failed = typeof outcome.status !== "number" || outcome.status >= 500;
     if (failed && failures.length < 20) {
-      const body = request.kind === "fetch" && request.body !== undefined ? Buffer.from(request.body).subarray(0, 200).toString() : "";
-      failures.push(`${outcome.status} ${request.group}: ${request.path.slice(0, 200)} ${body} -> ${outcome.detail ?? ""}`);
+      const body =
+        request.kind === "fetch" && request.body !== undefined
+          ? Buffer.from(request.body).subarray(0, 200).toString()
+          : "";
+      failures.push(
+        `${outcome.status} ${request.group}: ${request.path.slice(0, 200)} ${body} -> ${outcome.detail ?? ""}`,
+      );
     }
-    if (sent % 1000 === 0) console.error(`fuzz: ${sent} sent, peak RSS ${(peakRss / 1e6).toFixed(0)} MB`);
+    if (sent % 1000 === 0)
+      console.error(`fuzz: ${sent} sent, peak RSS ${(peakRss / 1e6).toFixed(0)} MB`);
   };
 
   const started = performance.now();
   try {
-    if (!target.cookie) console.error("fuzz: no signed-in cookie (CHARTER_COOKIE): the dashboard pages are only requested signed out.");
+    if (!target.cookie)
+      console.error(
+        "fuzz: no signed-in cookie (CHARTER_COOKIE): the dashboard pages are only requested signed out.",
+      );
     const queue = smallRequests(c, target.cookie !== null);
     let next = 0;
     await Promise.all(
@@ -196,18 +258,30 @@ async function main() {
   const seconds = (performance.now() - started) / 1000;
 
   const totals = new Map<string, number>();
-  console.log(`fuzz: ${sent} requests in ${seconds.toFixed(1)} s (seed ${SEED}, concurrency ${CONCURRENCY})`);
+  console.log(
+    `fuzz: ${sent} requests in ${seconds.toFixed(1)} s (seed ${SEED}, concurrency ${CONCURRENCY})`,
+  );
   for (const [group, statuses] of [...byGroup].sort(([a], [b]) => a.localeCompare(b))) {
-    const line = [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `${status}: ${n}`);
+    const line = [...statuses]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, n]) => `${status}: ${n}`);
     console.log(`  ${group.padEnd(48)} ${line.join(", ")}`);
     for (const [status, n] of statuses) totals.set(status, (totals.get(status) ?? 0) + n);
   }
-  const count = (match: (status: string) => boolean) => [...totals].filter(([s]) => match(s)).reduce((sum, [, n]) => sum + n, 0);
+  const count = (match: (status: string) => boolean) =>
+    [...totals].filter(([s]) => match(s)).reduce((sum, [, n]) => sum + n, 0);
   const fiveXx = count((s) => /^5\d\d$/.test(s));
   const unanswered = count((s) => s === "no answer" || s === "timeout");
-  console.log(`by status: ${[...totals].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}: ${n}`).join(", ")}`);
+  console.log(
+    `by status: ${[...totals]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(", ")}`,
+  );
   console.log(`5xx: ${fiveXx} (must be 0); unanswered: ${unanswered} (must be 0)`);
-  const rssLine = target.pid ? `server peak RSS ${(peakRss / 1e6).toFixed(0)} MB (at start ${(startRss / 1e6).toFixed(0)} MB, pid ${target.pid}; must stay under ${RSS_LIMIT / 1e6} MB)` : "server RSS not measured: set CHARTER_SERVER_PID";
+  const rssLine = target.pid
+    ? `server peak RSS ${(peakRss / 1e6).toFixed(0)} MB (at start ${(startRss / 1e6).toFixed(0)} MB, pid ${target.pid}; must stay under ${RSS_LIMIT / 1e6} MB)`
+    : "server RSS not measured: set CHARTER_SERVER_PID";
   console.log(rssLine);
   for (const failure of failures) console.log(`  FAILED ${failure}`);
 
@@ -216,7 +290,8 @@ async function main() {
     unanswered > 0 && "unanswered requests",
     target.pid !== null && peakRss >= RSS_LIMIT && "peak RSS",
     target.pid === null && "RSS not measured",
-    sent < Math.min(COUNT, MIN_REQUESTS) && `fewer than ${Math.min(COUNT, MIN_REQUESTS)} requests in ${SECONDS} s`,
+    sent < Math.min(COUNT, MIN_REQUESTS) &&
+      `fewer than ${Math.min(COUNT, MIN_REQUESTS)} requests in ${SECONDS} s`,
   ].filter(Boolean);
   if (missed.length) {
     console.log(`goals missed: ${missed.join(", ")}`);

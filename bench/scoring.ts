@@ -29,14 +29,26 @@ function time(run: () => void): number {
   return samples.sort((a, b) => a - b)[2]!;
 }
 
-const parsed = turns.map((t) => JSON.parse(t) as { action: string; turn_result: Parameters<typeof constitutionalReward>[1]; has_mutations: boolean });
+const parsed = turns.map(
+  (t) =>
+    JSON.parse(t) as {
+      action: string;
+      turn_result: Parameters<typeof constitutionalReward>[1];
+      has_mutations: boolean;
+    },
+);
 const parseMs = time(() => {
   for (const t of turns) JSON.parse(t);
 });
 const scoreMs = time(() => {
-  for (const t of parsed) constitutionalReward(t.action, t.turn_result, t.has_mutations).score.weightedTotal();
+  for (const t of parsed)
+    constitutionalReward(t.action, t.turn_result, t.has_mutations).score.weightedTotal();
 });
 console.log(`${N} turns (median of 5 runs)`);
-console.log(`JSON.parse         ${parseMs.toFixed(1)} ms  ${Math.round(N / (parseMs / 1000)).toLocaleString("en")} turns/s`);
-console.log(`constitutionalReward ${scoreMs.toFixed(1)} ms  ${Math.round(N / (scoreMs / 1000)).toLocaleString("en")} turns/s`);
+console.log(
+  `JSON.parse         ${parseMs.toFixed(1)} ms  ${Math.round(N / (parseMs / 1000)).toLocaleString("en")} turns/s`,
+);
+console.log(
+  `constitutionalReward ${scoreMs.toFixed(1)} ms  ${Math.round(N / (scoreMs / 1000)).toLocaleString("en")} turns/s`,
+);
 console.log(`ratio scoring/parse: ${(scoreMs / parseMs).toFixed(2)}`);

@@ -4,7 +4,14 @@
  * in lib/constitution/config.ts were chosen; re-run after changing the constitution.
  * Run: npx tsx bench/tune-retrieval.ts [constitution dir]
  */
-import { ConstitutionStore, evalLexical, formatIssue, thresholdMargin, type ConstitutionStoreConfigInput, type EvalReport } from "@/lib/constitution";
+import {
+  ConstitutionStore,
+  evalLexical,
+  formatIssue,
+  thresholdMargin,
+  type ConstitutionStoreConfigInput,
+  type EvalReport,
+} from "@/lib/constitution";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 
 const loaded = await loadConstitution(process.argv[2] ?? SHIPPED_CONSTITUTION_DIR);
@@ -22,8 +29,16 @@ for (const a of grid.lexical_min_confidence)
   for (const b of grid.lexical_relative_cutoff)
     for (const c of grid.principle_min_relevance)
       for (const d of grid.domain_carry) {
-        const config = { lexical_min_confidence: a, lexical_relative_cutoff: b, principle_min_relevance: c, domain_carry: d };
-        const report = await evalLexical(new ConstitutionStore(loaded.constitution, config), loaded.evals);
+        const config = {
+          lexical_min_confidence: a,
+          lexical_relative_cutoff: b,
+          principle_min_relevance: c,
+          domain_carry: d,
+        };
+        const report = await evalLexical(
+          new ConstitutionStore(loaded.constitution, config),
+          loaded.evals,
+        );
         results.push({ config, report, margin: thresholdMargin(report) });
       }
 results.sort((x, y) => y.margin - x.margin);

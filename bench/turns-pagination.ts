@@ -40,10 +40,20 @@ async function timed<T>(run: () => Promise<T>, times = 7): Promise<{ ms: number;
 await sql(`${SERVER}/postgres`, `DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
 await sql(`${SERVER}/postgres`, `CREATE DATABASE ${DB}`);
 try {
-  spawnSync(process.execPath, [path.join(ROOT, "bin/charter.mjs"), "db", "migrate"], { env: { ...process.env, DATABASE_URL: URL }, cwd: ROOT, stdio: "inherit" });
+  spawnSync(process.execPath, [path.join(ROOT, "bin/charter.mjs"), "db", "migrate"], {
+    env: { ...process.env, DATABASE_URL: URL },
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   const fill = performance.now();
-  await sql(URL, `INSERT INTO agent_session (id) SELECT 's' || g FROM generate_series(1, ${TURNS / 100}) g`);
-  await sql(URL, `INSERT INTO turn (id, session_id, number, prompt) SELECT 't' || lpad(g::text, 8, '0'), 's' || (1 + g / 100), 1 + g % 100, 'prompt ' || g FROM generate_series(0, ${TURNS - 1}) g`);
+  await sql(
+    URL,
+    `INSERT INTO agent_session (id) SELECT 's' || g FROM generate_series(1, ${TURNS / 100}) g`,
+  );
+  await sql(
+    URL,
+    `INSERT INTO turn (id, session_id, number, prompt) SELECT 't' || lpad(g::text, 8, '0'), 's' || (1 + g / 100), 1 + g % 100, 'prompt ' || g FROM generate_series(0, ${TURNS - 1}) g`,
+  );
   await sql(
     URL,
     `INSERT INTO turn_score (turn_id, engine_scores, tasteful, curated, ethical, joy_inducing, composable, heterarchical, generative, weighted_total, max_total, normalized_total, reasoning, weight_set_id, scored_at)
@@ -51,18 +61,33 @@ try {
      FROM generate_series(0, ${TURNS - 1}) g`,
   );
   await sql(URL, "ANALYZE");
-  console.log(`filled ${TURNS.toLocaleString("en")} scored turns in ${((performance.now() - fill) / 1000).toFixed(1)} s`);
+  console.log(
+    `filled ${TURNS.toLocaleString("en")} scored turns in ${((performance.now() - fill) / 1000).toFixed(1)} s`,
+  );
 
   await switchDatabase({ kind: "postgres", url: URL });
-  const anchor = (await sql(URL, `SELECT turn_id, scored_at FROM turn_score ORDER BY scored_at DESC, turn_id DESC OFFSET ${DEPTH - 1} LIMIT 1`)).rows[0] as { turn_id: string; scored_at: Date };
+  const anchor = (
+    await sql(
+      URL,
+      `SELECT turn_id, scored_at FROM turn_score ORDER BY scored_at DESC, turn_id DESC OFFSET ${DEPTH - 1} LIMIT 1`,
+    )
+  ).rows[0] as { turn_id: string; scored_at: Date };
   const cursor = { scoredAt: anchor.scored_at.toISOString(), turnId: anchor.turn_id };
 
   const first = await timed(() => listTurns({}));
   const deep = await timed(() => listTurns({}, { cursor }));
-  const offset = await timed(() => sql(URL, `SELECT * FROM turn_score ORDER BY scored_at DESC, turn_id DESC OFFSET ${DEPTH} LIMIT 50`));
+  const offset = await timed(() =>
+    sql(
+      URL,
+      `SELECT * FROM turn_score ORDER BY scored_at DESC, turn_id DESC OFFSET ${DEPTH} LIMIT 50`,
+    ),
+  );
   const filtered = await timed(() => listTurns({ principle: "ethical", below: 0.9 }, { cursor }));
-  if (deep.value.rows[0]?.id !== (offset.value.rows[0] as { turn_id: string }).turn_id) throw new Error("keyset and OFFSET disagree");
-  console.log(`first page ${first.ms.toFixed(1)} ms; page at depth ${DEPTH.toLocaleString("en")}: keyset ${deep.ms.toFixed(1)} ms vs OFFSET ${offset.ms.toFixed(1)} ms (ratio keyset/offset ${(deep.ms / offset.ms).toFixed(3)}); filtered "ethical below 0.9" at that depth ${filtered.ms.toFixed(1)} ms`);
+  if (deep.value.rows[0]?.id !== (offset.value.rows[0] as { turn_id: string }).turn_id)
+    throw new Error("keyset and OFFSET disagree");
+  console.log(
+    `first page ${first.ms.toFixed(1)} ms; page at depth ${DEPTH.toLocaleString("en")}: keyset ${deep.ms.toFixed(1)} ms vs OFFSET ${offset.ms.toFixed(1)} ms (ratio keyset/offset ${(deep.ms / offset.ms).toFixed(3)}); filtered "ethical below 0.9" at that depth ${filtered.ms.toFixed(1)} ms`,
+  );
 } finally {
   await closeDb();
   await sql(`${SERVER}/postgres`, `DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);

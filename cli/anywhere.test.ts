@@ -14,8 +14,16 @@ const BIN = path.join(ROOT, "bin", "charter.mjs");
 const BUNDLE = path.join(ROOT, "dist", "cli", "main.mjs");
 
 let outside: string;
-function charter(args: string[], options: { input?: string; cwd?: string; nodeArgs?: string[] } = {}): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { cwd: options.cwd ?? outside, input: options.input ?? "", encoding: "utf8", timeout: 60_000 });
+function charter(
+  args: string[],
+  options: { input?: string; cwd?: string; nodeArgs?: string[] } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    cwd: options.cwd ?? outside,
+    input: options.input ?? "",
+    encoding: "utf8",
+    timeout: 60_000,
+  });
 }
 
 beforeAll(() => {
@@ -32,16 +40,32 @@ describe("the charter command, run outside the repository", () => {
     for (const entry of COMMANDS) expect(result.stdout).toContain(`  ${entry.usage}`);
     const loaded = loadedModules(result.stderr);
     expect(loaded).toContain(new URL(`file://${BUNDLE}`).href);
-    const packages = new Set(loaded.filter((url) => url.includes("/node_modules/")).map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)![1]));
+    const packages = new Set(
+      loaded
+        .filter((url) => url.includes("/node_modules/"))
+        .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)![1]),
+    );
     expect([...packages]).toEqual(["commander"]);
   });
 
   it("score --json scores a turn given on stdin", () => {
-    const turn = { action: "send_message", has_mutations: true, turn_result: { response: "Fixed the rounding and added a test; the suite passes.", tools: [{ name: "Edit" }], tools_passed: true } };
+    const turn = {
+      action: "send_message",
+      has_mutations: true,
+      turn_result: {
+        response: "Fixed the rounding and added a test; the suite passes.",
+        tools: [{ name: "Edit" }],
+        tools_passed: true,
+      },
+    };
     const result = charter(["score", "--json"], { input: JSON.stringify(turn) });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
-    const output = JSON.parse(result.stdout) as { scores: Record<string, number>; normalized_total: number; max_total: number };
+    const output = JSON.parse(result.stdout) as {
+      scores: Record<string, number>;
+      normalized_total: number;
+      max_total: number;
+    };
     expect(Object.keys(output.scores).length).toBeGreaterThan(0);
     expect(output.normalized_total).toBeGreaterThan(0);
     expect(output.normalized_total).toBeLessThanOrEqual(1);
@@ -53,21 +77,38 @@ describe("the charter command, run outside the repository", () => {
     const result = charter(["hooks", "install", "--project", project]);
     expect(result.status).toBe(0);
     const file = path.join(project, ".claude", "settings.json");
-    expect(result.stdout).toContain(`Installed Charter's hooks (${HOOK_EVENTS.join(", ")}) in ${file}.`);
-    const settings = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(result.stdout).toContain(
+      `Installed Charter's hooks (${HOOK_EVENTS.join(", ")}) in ${file}.`,
+    );
+    const settings = JSON.parse(readFileSync(file, "utf8")) as {
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
     const command = settings.hooks.UserPromptSubmit![0]!.hooks[0]!.command;
     expect(command).toBe(`${process.execPath} ${BIN} hook UserPromptSubmit`);
 
     // Another directory, no server listening, no charter on the PATH: the agent goes on (exit 0), in time.
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), "charter-elsewhere-"));
     try {
-      const payload = { session_id: "anywhere-1", transcript_path: path.join(elsewhere, "t.jsonl"), cwd: elsewhere, hook_event_name: "UserPromptSubmit", prompt: "drop the users table" };
+      const payload = {
+        session_id: "anywhere-1",
+        transcript_path: path.join(elsewhere, "t.jsonl"),
+        cwd: elsewhere,
+        hook_event_name: "UserPromptSubmit",
+        prompt: "drop the users table",
+      };
       const started = performance.now();
       const hook = spawnSync("/bin/sh", ["-c", command], {
         cwd: elsewhere,
         input: JSON.stringify(payload),
         encoding: "utf8",
-        env: { NODE_ENV: "production", PATH: "/usr/bin:/bin", HOME: elsewhere, CHARTER_URL: "http://127.0.0.1:9", CHARTER_API_KEY: "chk_anywhere_test_key_that_is_long_enough", CHARTER_SPOOL_DIR: path.join(elsewhere, "spool") },
+        env: {
+          NODE_ENV: "production",
+          PATH: "/usr/bin:/bin",
+          HOME: elsewhere,
+          CHARTER_URL: "http://127.0.0.1:9",
+          CHARTER_API_KEY: "chk_anywhere_test_key_that_is_long_enough",
+          CHARTER_SPOOL_DIR: path.join(elsewhere, "spool"),
+        },
         timeout: HOOK_TIMEOUT_SECONDS * 1000,
       });
       const elapsed = performance.now() - started;

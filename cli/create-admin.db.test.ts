@@ -17,11 +17,20 @@ function charter(args: string[]) {
 
 describe("charter users create-admin on the embedded database", () => {
   it("migrates, creates the admin and prints a one-time link; again, it promotes instead", () => {
-    const first = charter(["users", "create-admin", "--email", "Root@Example.com", "--url", "http://localhost:4000"]);
+    const first = charter([
+      "users",
+      "create-admin",
+      "--email",
+      "Root@Example.com",
+      "--url",
+      "http://localhost:4000",
+    ]);
     expect(first.stderr).toBe("");
     expect(first.status).toBe(EXIT.ok);
     expect(first.stdout).toMatch(/^Created Root@Example.com an admin/);
-    expect(first.stdout).toMatch(/http:\/\/localhost:4000\/api\/auth\/magic-link\/verify\?token=\w+/);
+    expect(first.stdout).toMatch(
+      /http:\/\/localhost:4000\/api\/auth\/magic-link\/verify\?token=\w+/,
+    );
     const second = charter(["users", "create-admin", "--email", "root@example.com"]);
     expect(second.status).toBe(EXIT.ok);
     expect(second.stdout).toMatch(/^Made root@example.com an admin/);
@@ -33,6 +42,8 @@ describe("charter users create-admin on the embedded database", () => {
     const result = charter(["db", "migrate"]);
     rmSync(path.join(dataDir, "server.pid"));
     expect(result.status).toBe(EXIT.invalid);
-    expect(result.stderr.trim()).toBe(`charter: A Charter server (pid ${process.pid}) has the embedded database open: stop it first, or use DATABASE_URL with PostgreSQL.`);
+    expect(result.stderr.trim()).toBe(
+      `charter: A Charter server (pid ${process.pid}) has the embedded database open: stop it first, or use DATABASE_URL with PostgreSQL.`,
+    );
   }, 60_000);
 });

@@ -19,7 +19,12 @@ function charter(args: string[]) {
   delete env.DATABASE_URL;
   delete env.BETTER_AUTH_SECRET;
   if (pgUrl) env.DATABASE_URL = pgUrl;
-  return spawnSync(process.execPath, [BIN, ...args], { cwd: os.tmpdir(), env, encoding: "utf8", timeout: 120_000 });
+  return spawnSync(process.execPath, [BIN, ...args], {
+    cwd: os.tmpdir(),
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
 }
 
 /** Opens the database the CLI wrote to; the embedded one allows one opener, so close it before the next command. */
@@ -49,15 +54,29 @@ describe("charter keys", () => {
     const created = charter(["keys", "create", "--name", name, "--scope", "ingest", "--json"]);
     expect(created.stderr).toBe("");
     expect(created.status).toBe(EXIT.ok);
-    const printed = JSON.parse(created.stdout) as { id: string; name: string; scope: string; key: string };
+    const printed = JSON.parse(created.stdout) as {
+      id: string;
+      name: string;
+      scope: string;
+      key: string;
+    };
     expect(Object.keys(printed)).toEqual(["id", "name", "scope", "key"]);
-    expect(printed).toMatchObject({ name, scope: "ingest", key: expect.stringMatching(/^chk_[A-Za-z]{64}$/) });
+    expect(printed).toMatchObject({
+      name,
+      scope: "ingest",
+      key: expect.stringMatching(/^chk_[A-Za-z]{64}$/),
+    });
 
     await openDatabase();
     const row = await db().apikey.findUniqueOrThrow({ where: { id: printed.id } });
     expect(row.key).not.toContain(printed.key);
     expect(row.start).toBe(printed.key.slice(0, 6));
-    expect(await resolveCaller(asKey(printed.key))).toMatchObject({ kind: "api_key", keyId: printed.id, name, scopes: ["ingest"] });
+    expect(await resolveCaller(asKey(printed.key))).toMatchObject({
+      kind: "api_key",
+      keyId: printed.id,
+      name,
+      scopes: ["ingest"],
+    });
     await closeDb();
 
     const revoked = charter(["keys", "revoke", name]);
@@ -67,16 +86,27 @@ describe("charter keys", () => {
     expect(again.status).toBe(EXIT.ok);
     expect(again.stdout).toBe(`API key "${name}" (${printed.id}) was already revoked.\n`);
     const listed = charter(["keys", "list", "--json"]);
-    expect((JSON.parse(listed.stdout) as { id: string; enabled: boolean }[]).find((k) => k.id === printed.id)).toMatchObject({ name, enabled: false, scopes: ["ingest"] });
+    expect(
+      (JSON.parse(listed.stdout) as { id: string; enabled: boolean }[]).find(
+        (k) => k.id === printed.id,
+      ),
+    ).toMatchObject({ name, enabled: false, scopes: ["ingest"] });
 
     await openDatabase();
     expect(await resolveCaller(asKey(printed.key))).toBeNull();
-    const audit = await db().auditLog.findMany({ where: { objectType: "api_key", objectId: printed.id }, orderBy: { id: "asc" } });
+    const audit = await db().auditLog.findMany({
+      where: { objectType: "api_key", objectId: printed.id },
+      orderBy: { id: "asc" },
+    });
     expect(audit.map((a) => [a.action, a.actorLabel])).toEqual([
       ["api_key.create", "cli"],
       ["api_key.revoke", "cli"],
     ]);
-    expect(audit[0]?.after).toMatchObject({ name, scopes: ["ingest"], start: printed.key.slice(0, 6) });
+    expect(audit[0]?.after).toMatchObject({
+      name,
+      scopes: ["ingest"],
+      start: printed.key.slice(0, 6),
+    });
     await closeDb();
   }, 180_000);
 
@@ -84,17 +114,37 @@ describe("charter keys", () => {
     const name = unique("both").padEnd(64, "x");
     const created = charter(["keys", "create", "--name", name, "--scope", "ingest,read", "--json"]);
     expect(created.stderr).toBe("");
-    const printed = JSON.parse(created.stdout) as { id: string; name: string; scope: string; key: string };
+    const printed = JSON.parse(created.stdout) as {
+      id: string;
+      name: string;
+      scope: string;
+      key: string;
+    };
     expect(printed).toMatchObject({ name, scope: "ingest,read" });
     await openDatabase();
-    expect(await resolveCaller(asKey(printed.key))).toMatchObject({ kind: "api_key", scopes: ["ingest", "read"] });
+    expect(await resolveCaller(asKey(printed.key))).toMatchObject({
+      kind: "api_key",
+      scopes: ["ingest", "read"],
+    });
     await closeDb();
   }, 120_000);
 
   it.each([
-    [["--name", "x".repeat(65), "--scope", "ingest"], EXIT.invalid, "charter: --name: Keep the name under 64 characters.\n"],
-    [["--name", "   ", "--scope", "ingest"], EXIT.invalid, "charter: --name: Name the key after what will use it.\n"],
-    [["--name", "x", "--scope", "write"], EXIT.invalid, 'charter: --scope must be ingest or read (got "write").\n'],
+    [
+      ["--name", "x".repeat(65), "--scope", "ingest"],
+      EXIT.invalid,
+      "charter: --name: Keep the name under 64 characters.\n",
+    ],
+    [
+      ["--name", "   ", "--scope", "ingest"],
+      EXIT.invalid,
+      "charter: --name: Name the key after what will use it.\n",
+    ],
+    [
+      ["--name", "x", "--scope", "write"],
+      EXIT.invalid,
+      'charter: --scope must be ingest or read (got "write").\n',
+    ],
     [["--name", "x"], EXIT.usage, "charter: --scope is required: ingest or read.\n"],
   ])("refuses create %j with exit %i", (args, status, stderr) => {
     const result = charter(["keys", "create", ...args]);

@@ -14,13 +14,18 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    const quiet = error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help";
+    const quiet =
+      error.code === "commander.helpDisplayed" ||
+      error.code === "commander.version" ||
+      error.code === "commander.help";
     process.exitCode = quiet ? EXIT.ok : EXIT.usage;
   } else if (error instanceof CliError) {
     console.error(`charter: ${error.message}`);
     process.exitCode = error.exitCode;
   } else {
-    console.error(`charter: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `charter: unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exitCode = EXIT.invalid;
   }
 }

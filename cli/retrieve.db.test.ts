@@ -20,28 +20,64 @@ const work = mkdtempSync(path.join(os.tmpdir(), "charter-cli-retrieve-"));
 let teardown: () => Promise<void> = async () => undefined;
 
 function charter(args: string[], nodeArgs: string[] = []) {
-  const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_DATA_DIR: path.join(work, "data"), DATABASE_URL: pgUrl ?? "" };
-  for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "CHARTER_EMBEDDING_MODEL", "CHARTER_RETRIEVAL_PATH"]) delete env[name];
-  return spawnSync(process.execPath, [...nodeArgs, BIN, ...args], { cwd: work, env, encoding: "utf8", timeout: 120_000 });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CHARTER_DATA_DIR: path.join(work, "data"),
+    DATABASE_URL: pgUrl ?? "",
+  };
+  for (const name of [
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "CHARTER_EMBEDDING_MODEL",
+    "CHARTER_RETRIEVAL_PATH",
+  ])
+    delete env[name];
+  return spawnSync(process.execPath, [...nodeArgs, BIN, ...args], {
+    cwd: work,
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
 }
 
-type Printed = { domains: unknown[]; principles: { id: string }[]; debug: { timings_ms: unknown } & Record<string, unknown> };
+type Printed = {
+  domains: unknown[];
+  principles: { id: string }[];
+  debug: { timings_ms: unknown } & Record<string, unknown>;
+};
 
 /**
  * The CLI's JSON and the service's answer, both without timings (they differ run to run)
  * and the prefilter cache's counters (they count the process's own requests).
  */
 async function bothAnswers(prompt: string, domain?: string, topK?: number) {
-  const result = charter(["retrieve", prompt, "--json", ...(domain ? ["--domain", domain] : []), ...(topK ? ["--top-k", String(topK)] : [])]);
+  const result = charter([
+    "retrieve",
+    prompt,
+    "--json",
+    ...(domain ? ["--domain", domain] : []),
+    ...(topK ? ["--top-k", String(topK)] : []),
+  ]);
   expect(result.status, result.stderr).toBe(EXIT.ok);
   const printed = JSON.parse(result.stdout) as Printed;
   const served = await retrieve(prompt, { domain: domain ? domain.split(",") : null, topK });
-  const withoutTimings = (debug: Printed["debug"]) => ({ ...debug, timings_ms: null, cache: (debug.cache as { fingerprint: string }).fingerprint });
+  const withoutTimings = (debug: Printed["debug"]) => ({
+    ...debug,
+    timings_ms: null,
+    cache: (debug.cache as { fingerprint: string }).fingerprint,
+  });
   return {
     cli: { ...printed, debug: withoutTimings(printed.debug) },
     server: {
       domains: served.domains,
-      principles: served.principles.map((p) => ({ id: p.id, title: p.title, level: p.level, priority: p.priority, confidence: p.confidence, why: p.why })),
+      principles: served.principles.map((p) => ({
+        id: p.id,
+        title: p.title,
+        level: p.level,
+        priority: p.priority,
+        confidence: p.confidence,
+        why: p.why,
+      })),
       debug: withoutTimings(served.debug as unknown as Printed["debug"]),
     },
   };
@@ -52,7 +88,10 @@ describe.runIf(pgUrl)("charter retrieve on PostgreSQL", () => {
     // The short path's parse cache is the bundle's: a tsx run (sources newer than the bundle) has none.
     expect(ensureBundles()).toBeNull();
     ({ teardown } = await setupTestDatabase());
-    await constitutionVersions.importIfEmpty(await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR), "shipped");
+    await constitutionVersions.importIfEmpty(
+      await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
+      "shipped",
+    );
   });
   afterAll(async () => {
     await teardown();
@@ -66,14 +105,21 @@ describe.runIf(pgUrl)("charter retrieve on PostgreSQL", () => {
     ["what should I cook tonight", undefined, undefined],
     ["can my landlord keep the deposit", "legal,medical", 3],
     ["anything at all", "astrology", undefined],
-  ])("answers %j (domain %s, top %s) exactly as the server's service does", async (prompt, domain, topK) => {
-    const { cli, server } = await bothAnswers(prompt, domain, topK);
-    expect(cli).toEqual(server);
-  }, 60_000);
+  ])(
+    "answers %j (domain %s, top %s) exactly as the server's service does",
+    async (prompt, domain, topK) => {
+      const { cli, server } = await bothAnswers(prompt, domain, topK);
+      expect(cli).toEqual(server);
+    },
+    60_000,
+  );
 
   it("loads neither Prisma nor the YAML parser once the version's parse is cached", () => {
     expect(charter(["retrieve", "warm the parse cache"]).status).toBe(EXIT.ok);
-    const fast = charter(["retrieve", "drop the users table", "--json"], ["--import", TRACE_IMPORTS]);
+    const fast = charter(
+      ["retrieve", "drop the users table", "--json"],
+      ["--import", TRACE_IMPORTS],
+    );
     expect(fast.status, fast.stderr).toBe(EXIT.ok);
     const loaded = loadedModules(fast.stderr);
     expect(loaded.some((url) => url.includes("/node_modules/pg/"))).toBe(true);
@@ -86,7 +132,10 @@ describe.runIf(pgUrl)("charter retrieve on PostgreSQL", () => {
 
   it("serves a version saved after its predecessor's parse was cached", async () => {
     // A word no version has yet, so that the test also holds on a database kept from an earlier run.
-    const word = `zodiac${Math.random().toString(36).replace(/[^a-z]/g, "").slice(0, 6)}`;
+    const word = `zodiac${Math.random()
+      .toString(36)
+      .replace(/[^a-z]/g, "")
+      .slice(0, 6)}`;
     const prompt = `is my ${word} reading accurate`;
     const before = charter(["retrieve", prompt, "--json"]);
     expect(before.status, before.stderr).toBe(EXIT.ok);
@@ -94,7 +143,13 @@ describe.runIf(pgUrl)("charter retrieve on PostgreSQL", () => {
     const current = await constitutionVersions.current();
     const medical = current!.constitution.overlays.medical!;
     const saved = await constitutionVersions.saveFile(
-      { path: "overlays/medical.yaml", text: serializeOverlay({ ...medical, keywords: [...medical.keywords, word] }), baseVersionId: current!.id, message: `${word} is medical now`, action: "save_overlay" },
+      {
+        path: "overlays/medical.yaml",
+        text: serializeOverlay({ ...medical, keywords: [...medical.keywords, word] }),
+        baseVersionId: current!.id,
+        message: `${word} is medical now`,
+        action: "save_overlay",
+      },
       { id: null, label: "test-editor" },
     );
     const { cli, server } = await bothAnswers(prompt);

@@ -38,7 +38,8 @@ export function prepareEnv(defaults: BaseUrlDefault = {}): Env {
     if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
     process.env.BETTER_AUTH_SECRET = readFileSync(file, "utf8").trim();
   }
-  if (defaults.baseUrl && (defaults.baseUrlWins || !first.BETTER_AUTH_URL)) process.env.BETTER_AUTH_URL = defaults.baseUrl;
+  if (defaults.baseUrl && (defaults.baseUrlWins || !first.BETTER_AUTH_URL))
+    process.env.BETTER_AUTH_URL = defaults.baseUrl;
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   return loadEnv();
 }
@@ -95,7 +96,9 @@ export function assertEmbeddedFree(e: Env): void {
   if (!existsSync(file)) return;
   const pid = Number(readFileSync(file, "utf8").trim());
   if (Number.isInteger(pid) && pid !== process.pid && pidAlive(pid)) {
-    throw new CliError(`A Charter server (pid ${pid}) has the embedded database open: stop it first, or use DATABASE_URL with PostgreSQL.`);
+    throw new CliError(
+      `A Charter server (pid ${pid}) has the embedded database open: stop it first, or use DATABASE_URL with PostgreSQL.`,
+    );
   }
 }
 
@@ -124,7 +127,8 @@ export function recordServer(e: Env, url: string): void {
   writeFileSync(file, JSON.stringify({ pid: process.pid, url }));
   process.on("exit", () => {
     try {
-      if ((JSON.parse(readFileSync(file, "utf8")) as { pid?: unknown }).pid === process.pid) rmSync(file);
+      if ((JSON.parse(readFileSync(file, "utf8")) as { pid?: unknown }).pid === process.pid)
+        rmSync(file);
     } catch {
       // already gone
     }
@@ -136,7 +140,9 @@ export function runningServerUrl(e: Env): string | null {
   const file = path.join(path.resolve(ROOT, e.CHARTER_DATA_DIR), SERVER_STATE);
   try {
     const state = JSON.parse(readFileSync(file, "utf8")) as { pid?: unknown; url?: unknown };
-    return typeof state.pid === "number" && typeof state.url === "string" && pidAlive(state.pid) ? state.url : null;
+    return typeof state.pid === "number" && typeof state.url === "string" && pidAlive(state.pid)
+      ? state.url
+      : null;
   } catch {
     return null;
   }
@@ -153,16 +159,31 @@ export function childEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs a command from the repository root; resolves with its output, rejects with CliError on failure. */
-export function run(command: string, args: string[], options: { quiet?: boolean; label: string; env?: Record<string, string> }): Promise<string> {
+export function run(
+  command: string,
+  args: string[],
+  options: { quiet?: boolean; label: string; env?: Record<string, string> },
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...childEnv(), ...options.env }, stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...childEnv(), ...options.env },
+      stdio: options.quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    });
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", (error) => reject(new CliError(`${options.label} could not start: ${error.message}`)));
+    child.on("error", (error) =>
+      reject(new CliError(`${options.label} could not start: ${error.message}`)),
+    );
     child.on("close", (code) => {
       if (code === 0) resolve(output);
-      else reject(new CliError(`${options.label} failed (exit ${code}).${output ? `\n${output.trim()}` : ""}`));
+      else
+        reject(
+          new CliError(
+            `${options.label} failed (exit ${code}).${output ? `\n${output.trim()}` : ""}`,
+          ),
+        );
     });
   });
 }
@@ -174,7 +195,11 @@ export function run(command: string, args: string[], options: { quiet?: boolean;
 export async function migrate(options: { quiet?: boolean } = {}): Promise<string> {
   const prismaCli = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
   const owner = env().CHARTER_MIGRATE_DATABASE_URL;
-  return run(process.execPath, [prismaCli, "migrate", "deploy"], { quiet: options.quiet ?? true, label: "Database migration", env: owner ? { DATABASE_URL: owner } : undefined });
+  return run(process.execPath, [prismaCli, "migrate", "deploy"], {
+    quiet: options.quiet ?? true,
+    label: "Database migration",
+    env: owner ? { DATABASE_URL: owner } : undefined,
+  });
 }
 
 /** The migrations in prisma/migrations, by directory name. */
@@ -185,10 +210,14 @@ export function localMigrations(): string[] {
 }
 
 /** True when a migration in prisma/migrations has not been applied (or the database is new). */
-async function hasPendingMigrations(db: () => { $queryRawUnsafe<T>(sql: string): Promise<T> }): Promise<boolean> {
+async function hasPendingMigrations(
+  db: () => { $queryRawUnsafe<T>(sql: string): Promise<T> },
+): Promise<boolean> {
   const local = localMigrations();
   try {
-    const rows = await db().$queryRawUnsafe<{ migration_name: string }[]>(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
+    const rows = await db().$queryRawUnsafe<{ migration_name: string }[]>(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
     const applied = new Set(rows.map((r) => r.migration_name));
     return local.some((name) => !applied.has(name));
   } catch {
@@ -202,7 +231,10 @@ async function hasPendingMigrations(db: () => { $queryRawUnsafe<T>(sql: string):
  * reachable, applies pending migrations, and always closes the connection.
  * Charter's own errors become one-line CLI errors.
  */
-export async function withDatabase<T>(work: () => Promise<T>, defaults: BaseUrlDefault = {}): Promise<T> {
+export async function withDatabase<T>(
+  work: () => Promise<T>,
+  defaults: BaseUrlDefault = {},
+): Promise<T> {
   const e = prepareEnv(defaults);
   assertEmbeddedFree(e);
   await checkDatabase(e);

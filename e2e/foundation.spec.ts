@@ -34,7 +34,11 @@ test("the shell shows every section; screenshots are saved", async ({ browser },
   const page = await context.newPage();
   for (const item of NAV_ITEMS) {
     await page.goto(item.href);
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item.label, exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(
+      page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: item.label, exact: true }),
+    ).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(item.label);
     const file = testInfo.outputPath(`shell-${item.label.toLowerCase()}.png`);
     await page.screenshot({ path: file, fullPage: true });
@@ -43,7 +47,11 @@ test("the shell shows every section; screenshots are saved", async ({ browser },
   // The admin's own pages, and one document: every page has its own title.
   for (const item of ADMIN_ITEMS) {
     await page.goto(item.href);
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item.label, exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(
+      page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: item.label, exact: true }),
+    ).toHaveAttribute("aria-current", "page");
     const file = testInfo.outputPath(`shell-${item.label.toLowerCase().replace(/\s+/g, "-")}.png`);
     await page.screenshot({ path: file, fullPage: true });
     await testInfo.attach(`shell-${item.label}`, { path: file, contentType: "image/png" });
@@ -55,7 +63,9 @@ test("the shell shows every section; screenshots are saved", async ({ browser },
   await context.close();
 });
 
-test("a viewer gets the 403 page on admin pages, not a crash; sign-out kills the session", async ({ browser }) => {
+test("a viewer gets the 403 page on admin pages, not a crash; sign-out kills the session", async ({
+  browser,
+}) => {
   const admin = await browser.newContext({ storageState: ADMIN_STATE });
   const page = await admin.newPage();
   await page.goto("/users");
@@ -81,7 +91,9 @@ test("a viewer gets the 403 page on admin pages, not a crash; sign-out kills the
   for (const path of ["/users", "/api-keys", "/audit"]) {
     const response = await viewer.goto(path);
     expect(response?.status()).toBe(403);
-    await expect(viewer.getByRole("heading", { name: "You do not have access to this page" })).toBeVisible();
+    await expect(
+      viewer.getByRole("heading", { name: "You do not have access to this page" }),
+    ).toBeVisible();
   }
 
   // Sign-out ends the session: replaying the cookie from before gets no session.
@@ -113,7 +125,10 @@ test("an API key authenticates; once revoked it gets 401", async ({ browser, req
 
   const ok = await request.get("/api/health?auth=1", { headers: { "x-api-key": key } });
   expect(ok.status()).toBe(200);
-  expect(await ok.json()).toMatchObject({ status: "ok", caller: { kind: "api_key", name: "e2e-agent" } });
+  expect(await ok.json()).toMatchObject({
+    status: "ok",
+    caller: { kind: "api_key", name: "e2e-agent" },
+  });
 
   const keyRow = page.getByTestId("api-key-e2e-agent");
   await keyRow.getByRole("button", { name: "Revoke" }).click();
@@ -129,7 +144,9 @@ test("an API key authenticates; once revoked it gets 401", async ({ browser, req
   await expect(page.getByText("api_key.revoke").first()).toBeVisible();
   await expect(page.getByText("api_key.create").first()).toBeVisible();
   // Every row, these two included, is on the hash chain, and the page says it verifies.
-  await expect(page.getByTestId("audit-chain")).toContainText(/Chain verified\s*Verified through row \d+ \(all \d+ rows checked\)/);
+  await expect(page.getByTestId("audit-chain")).toContainText(
+    /Chain verified\s*Verified through row \d+ \(all \d+ rows checked\)/,
+  );
   await context.close();
 });
 
@@ -142,10 +159,19 @@ test("health is public and names the database", async ({ request }) => {
   expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
 });
 
-test("an address whose percent-encoding is not UTF-8 gets 400, not a server error", async ({ request }) => {
-  for (const path of ["/turns/%ED%A0%80", "/sessions/%E0%80", "/principles/%ED%A0%80", "/docs/%FF"]) {
+test("an address whose percent-encoding is not UTF-8 gets 400, not a server error", async ({
+  request,
+}) => {
+  for (const path of [
+    "/turns/%ED%A0%80",
+    "/sessions/%E0%80",
+    "/principles/%ED%A0%80",
+    "/docs/%FF",
+  ]) {
     const res = await request.get(path, { maxRedirects: 0 });
     expect(res.status(), path).toBe(400);
-    expect(await res.text()).toBe("Bad request: the address holds a percent-encoded sequence that is not UTF-8.\n");
+    expect(await res.text()).toBe(
+      "Bad request: the address holds a percent-encoded sequence that is not UTF-8.\n",
+    );
   }
 });

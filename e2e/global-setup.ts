@@ -23,7 +23,10 @@ async function freshDatabase(): Promise<{ env: Record<string, string>; label: st
   await client.query(`CREATE DATABASE "${name}"`);
   await client.end();
   e2eUrl.pathname = `/${name}`;
-  return { env: { CHARTER_DATA_DIR: dataDir, DATABASE_URL: e2eUrl.toString() }, label: `PostgreSQL database ${name}` };
+  return {
+    env: { CHARTER_DATA_DIR: dataDir, DATABASE_URL: e2eUrl.toString() },
+    label: `PostgreSQL database ${name}`,
+  };
 }
 
 async function waitForLink(logFile: string, deadline: number): Promise<string> {
@@ -34,7 +37,9 @@ async function waitForLink(logFile: string, deadline: number): Promise<string> {
     if (/charter: .*(failed|Cannot)/.test(log)) throw new Error(`charter serve failed:\n${log}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`charter serve printed no first-admin link in time:\n${readFileSync(logFile, "utf8")}`);
+  throw new Error(
+    `charter serve printed no first-admin link in time:\n${readFileSync(logFile, "utf8")}`,
+  );
 }
 
 /** Starts `charter serve` on a fresh database and records the first-admin link it prints. */
@@ -43,14 +48,23 @@ export default async function globalSetup(): Promise<void> {
   mkdirSync(path.join(ROOT, "test-results"), { recursive: true });
   const logFile = path.join(ROOT, "test-results", "e2e-server.log");
   const out = openSync(logFile, "w");
-  const serverEnv: NodeJS.ProcessEnv = { ...process.env, ...env, BETTER_AUTH_URL: `http://127.0.0.1:${E2E_PORT}`, NODE_ENV: "production" };
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    BETTER_AUTH_URL: `http://127.0.0.1:${E2E_PORT}`,
+    NODE_ENV: "production",
+  };
   if (!env.DATABASE_URL) delete serverEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/charter.mjs"), "serve", "--port", String(E2E_PORT)], {
-    cwd: ROOT,
-    env: serverEnv,
-    stdio: ["ignore", out, out],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "bin/charter.mjs"), "serve", "--port", String(E2E_PORT)],
+    {
+      cwd: ROOT,
+      env: serverEnv,
+      stdio: ["ignore", out, out],
+      detached: true,
+    },
+  );
   const firstAdminLink = await waitForLink(logFile, Date.now() + 240_000);
   const state: E2EState = { pid: child.pid ?? 0, firstAdminLink, database: label, logFile };
   writeFileSync(STATE_FILE, JSON.stringify(state));

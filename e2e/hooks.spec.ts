@@ -14,13 +14,36 @@ const work = mkdtempSync(path.join(os.tmpdir(), "charter-e2e-hooks-"));
 const session = `hooks-e2e-${Date.now().toString(36)}`;
 let key = "";
 
-function hook(event: string, fixture: string, baseURL: string, patch: Record<string, unknown> = {}) {
-  const payload = { ...JSON.parse(readFileSync(path.join(FIXTURES, fixture), "utf8")), session_id: session, ...patch };
-  const env = { ...process.env, CHARTER_URL: baseURL, CHARTER_API_KEY: key, CHARTER_SPOOL_DIR: path.join(work, "spool"), CHARTER_HOOK_CONFIG: path.join(work, "none.json") };
-  return spawnSync(process.execPath, [path.join(ROOT, "bin", "charter.mjs"), "hook", event], { input: JSON.stringify(payload), env, encoding: "utf8", timeout: 15_000 });
+function hook(
+  event: string,
+  fixture: string,
+  baseURL: string,
+  patch: Record<string, unknown> = {},
+) {
+  const payload = {
+    ...JSON.parse(readFileSync(path.join(FIXTURES, fixture), "utf8")),
+    session_id: session,
+    ...patch,
+  };
+  const env = {
+    ...process.env,
+    CHARTER_URL: baseURL,
+    CHARTER_API_KEY: key,
+    CHARTER_SPOOL_DIR: path.join(work, "spool"),
+    CHARTER_HOOK_CONFIG: path.join(work, "none.json"),
+  };
+  return spawnSync(process.execPath, [path.join(ROOT, "bin", "charter.mjs"), "hook", event], {
+    input: JSON.stringify(payload),
+    env,
+    encoding: "utf8",
+    timeout: 15_000,
+  });
 }
 
-test("a Claude Code session arrives through the hooks and is scored", async ({ browser, baseURL }, testInfo) => {
+test("a Claude Code session arrives through the hooks and is scored", async ({
+  browser,
+  baseURL,
+}, testInfo) => {
   const context = await browser.newContext({ storageState: ADMIN_STATE });
   const page = await context.newPage();
   await page.goto("/api-keys");
@@ -35,19 +58,38 @@ test("a Claude Code session arrives through the hooks and is scored", async ({ b
   const warmUp = await fetch(new URL("/api/v1/events", baseURL), {
     method: "POST",
     headers: { "x-api-key": key, "content-type": "application/json" },
-    body: JSON.stringify({ type: "UserPromptSubmit", id: `${session}-warm-up-1`, session_id: `${session}-warm-up`, prompt: "warm up" }),
+    body: JSON.stringify({
+      type: "UserPromptSubmit",
+      id: `${session}-warm-up-1`,
+      session_id: `${session}-warm-up`,
+      prompt: "warm up",
+    }),
   });
   expect(warmUp.status, await warmUp.text()).toBeLessThan(300);
   const prompt = hook("UserPromptSubmit", "user-prompt-submit.json", baseURL!);
   expect(prompt.status, prompt.stderr).toBe(0);
   expect(prompt.stdout, `the hook injected nothing; its stderr: ${prompt.stderr}`).not.toBe("");
-  const output = JSON.parse(prompt.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  const output = JSON.parse(prompt.stdout) as {
+    hookSpecificOutput: { hookEventName: string; additionalContext: string };
+  };
   expect(output.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
-  expect(output.hookSpecificOutput.additionalContext).toMatch(/^Charter constitution \(version \d+\)/);
+  expect(output.hookSpecificOutput.additionalContext).toMatch(
+    /^Charter constitution \(version \d+\)/,
+  );
 
   // A failed Bash call (seed 003: exit code 1), then a successful edit.
-  const failing = { tool_response: { stdout: "1 failing", stderr: "AssertionError: expected 0.1 to be 0.10\nExit code: 1", interrupted: false, isImage: false } };
-  for (const [event, fixture, patch] of [["PostToolUse", "post-tool-use-bash.json", failing], ["PostToolUse", "post-tool-use-edit.json", {}]] as const) {
+  const failing = {
+    tool_response: {
+      stdout: "1 failing",
+      stderr: "AssertionError: expected 0.1 to be 0.10\nExit code: 1",
+      interrupted: false,
+      isImage: false,
+    },
+  };
+  for (const [event, fixture, patch] of [
+    ["PostToolUse", "post-tool-use-bash.json", failing],
+    ["PostToolUse", "post-tool-use-edit.json", {}],
+  ] as const) {
     const result = hook(event, fixture, baseURL!, patch);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toBe("");
@@ -57,7 +99,10 @@ test("a Claude Code session arrives through the hooks and is scored", async ({ b
   const stop = hook("Stop", "stop.json", baseURL!, { transcript_path: transcript });
   expect(stop.status, stop.stderr).toBe(0);
   // A positive follow-up, then the session ends and is credited.
-  expect(hook("UserPromptSubmit", "user-prompt-submit.json", baseURL!, { prompt: "perfect, thanks!" }).status).toBe(0);
+  expect(
+    hook("UserPromptSubmit", "user-prompt-submit.json", baseURL!, { prompt: "perfect, thanks!" })
+      .status,
+  ).toBe(0);
   expect(hook("Stop", "stop.json", baseURL!, { transcript_path: transcript }).status).toBe(0);
   expect(hook("SessionEnd", "session-end.json", baseURL!).status).toBe(0);
 

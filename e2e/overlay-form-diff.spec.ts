@@ -7,18 +7,29 @@ import { adminPage, snap } from "./state";
 const EDITOR = "/constitution/overlays/legal";
 const FILE = "overlays/legal.yaml";
 
-const saveButton = (page: Page) => page.getByRole("form", { name: "Save overlay" }).getByRole("button", { name: "Save", exact: true });
+const saveButton = (page: Page) =>
+  page
+    .getByRole("form", { name: "Save overlay" })
+    .getByRole("button", { name: "Save", exact: true });
 
 /** The added and removed lines of a file's diff on the history page, without the file headers. */
-async function changedLines(page: Page, path: string): Promise<{ added: string[]; removed: string[] }> {
-  const lines = await page.getByRole("region", { name: `Diff of ${path}` }).locator("pre span").allTextContents();
+async function changedLines(
+  page: Page,
+  path: string,
+): Promise<{ added: string[]; removed: string[] }> {
+  const lines = await page
+    .getByRole("region", { name: `Diff of ${path}` })
+    .locator("pre span")
+    .allTextContents();
   return {
     added: lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")),
     removed: lines.filter((l) => l.startsWith("-") && !l.startsWith("---")),
   };
 }
 
-test("a one-field Form-view edit of an overlay gives a history diff of one changed line", async ({ browser }, testInfo) => {
+test("a one-field Form-view edit of an overlay gives a history diff of one changed line", async ({
+  browser,
+}, testInfo) => {
   const page = await adminPage(browser);
   await page.goto(EDITOR);
   await expect(page.getByRole("tab", { name: "Form" })).toHaveAttribute("aria-selected", "true");
@@ -34,7 +45,10 @@ test("a one-field Form-view edit of an overlay gives a history diff of one chang
 
   await page.goto(`/constitution/history?a=${version - 1}&b=${version}`);
   await expect(page.getByText("1 file changed.")).toBeVisible();
-  expect(await changedLines(page, FILE)).toEqual({ added: ["+    priority: 79"], removed: ["-    priority: 80"] });
+  expect(await changedLines(page, FILE)).toEqual({
+    added: ["+    priority: 79"],
+    removed: ["-    priority: 80"],
+  });
   await snap(page, testInfo, "form-diff-one-line");
 
   // Adding one keyword to the overlay's block list adds one line.
@@ -43,7 +57,9 @@ test("a one-field Form-view edit of an overlay gives a history diff of one chang
   await keywords.fill(`${await keywords.inputValue()}, e2e keyword`);
   await page.getByLabel("Commit message").fill("Form diff e2e: one keyword");
   await saveButton(page).click();
-  await expect(page.getByRole("status").filter({ hasText: `Saved as version ${version + 1}` })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: `Saved as version ${version + 1}` }),
+  ).toBeVisible();
   await page.goto(`/constitution/history?a=${version}&b=${version + 1}`);
   expect(await changedLines(page, FILE)).toEqual({ added: ["+  - e2e keyword"], removed: [] });
   await page.context().close();

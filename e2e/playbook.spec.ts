@@ -21,7 +21,12 @@ const TEXT = {
 const LEGACY = {
   version: "1.0",
   last_updated: "2026-01-15T10:00:00",
-  key_points: [TEXT.bare, { name: "kpt_002", text: TEXT.noCounters }, { name: "kpt_003", text: TEXT.scored, score: -2 }, { name: "kpt_004", text: TEXT.canonical, helpful: 0, harmful: 1 }],
+  key_points: [
+    TEXT.bare,
+    { name: "kpt_002", text: TEXT.noCounters },
+    { name: "kpt_003", text: TEXT.scored, score: -2 },
+    { name: "kpt_004", text: TEXT.canonical, helpful: 0, harmful: 1 },
+  ],
 };
 const names: Partial<Record<keyof typeof TEXT, string>> = {};
 
@@ -50,19 +55,32 @@ async function applyExtraction(page: Page, extraction: unknown, sessionId = "") 
 }
 
 /** Clicks a button that asks first (ConfirmButton), checks the question, and confirms. */
-async function confirmInline(page: Page, scope: Page | Locator, button: string, confirm: string, question: string | RegExp) {
+async function confirmInline(
+  page: Page,
+  scope: Page | Locator,
+  button: string,
+  confirm: string,
+  question: string | RegExp,
+) {
   await scope.getByRole("button", { name: button }).click();
-  const asked = scope.getByRole("group").filter({ has: page.getByRole("button", { name: confirm, exact: true }) });
+  const asked = scope
+    .getByRole("group")
+    .filter({ has: page.getByRole("button", { name: confirm, exact: true }) });
   await expect(asked).toContainText(question);
   await asked.getByRole("button", { name: confirm, exact: true }).click();
 }
 
-test("a legacy playbook.json is imported through the page and migrated", async ({ browser }, testInfo) => {
+test("a legacy playbook.json is imported through the page and migrated", async ({
+  browser,
+}, testInfo) => {
   const page = await adminPage(browser);
   await openPlaybook(page);
   const file = testInfo.outputPath("legacy.json");
   writeFileSync(file, JSON.stringify(LEGACY, null, 2));
-  await page.getByRole("form", { name: "Import playbook.json" }).locator('input[type="file"]').setInputFiles(file);
+  await page
+    .getByRole("form", { name: "Import playbook.json" })
+    .locator('input[type="file"]')
+    .setInputFiles(file);
   await page.getByRole("button", { name: "Import", exact: true }).click();
   const result = page.getByTestId("import-result");
   await expect(result).toBeVisible();
@@ -89,21 +107,32 @@ test("a legacy playbook.json is imported through the page and migrated", async (
   await expect(row(page, TEXT.canonical).getByTestId("harmful")).toHaveText("1");
 
   await page.getByText("Formatted for agents").click();
-  await expect(page.getByTestId("agent-format")).toContainText(`[${nameOf("scored")}] helpful=0 harmful=2 :: ${TEXT.scored}`);
+  await expect(page.getByTestId("agent-format")).toContainText(
+    `[${nameOf("scored")}] helpful=0 harmful=2 :: ${TEXT.scored}`,
+  );
   await snap(page, testInfo, "playbook-imported");
   await page.context().close();
 });
 
-test("an extraction rates the migrated entry harmful and adds a point; the entry is proposed", async ({ browser }, testInfo) => {
+test("an extraction rates the migrated entry harmful and adds a point; the entry is proposed", async ({
+  browser,
+}, testInfo) => {
   const page = await adminPage(browser);
   await openPlaybook(page);
   const before = await proposalCount(page);
-  await applyExtraction(page, { new_key_points: [TEXT.added], evaluations: [{ name: nameOf("scored"), rating: "harmful" }] }, SESSION);
+  await applyExtraction(
+    page,
+    { new_key_points: [TEXT.added], evaluations: [{ name: nameOf("scored"), rating: "harmful" }] },
+    SESSION,
+  );
   await expect(page.getByTestId("extraction-evaluated")).toHaveText("Counted 1 rating.");
   await expect(page.getByTestId("extraction-proposed")).toContainText(nameOf("scored"));
   await expect(page.getByTestId("extraction-added")).toContainText("kpt_");
 
-  await expect(page.getByTestId("prune-queue-link")).toHaveAttribute("data-count", String(before + 1));
+  await expect(page.getByTestId("prune-queue-link")).toHaveAttribute(
+    "data-count",
+    String(before + 1),
+  );
   const scored = row(page, TEXT.scored);
   await expect(scored).toHaveAttribute("data-status", "proposed");
   await expect(scored.getByTestId("harmful")).toHaveText("3");
@@ -115,7 +144,9 @@ test("an extraction rates the migrated entry harmful and adds a point; the entry
   await page.context().close();
 });
 
-test("the prune queue shows the evidence; approving prunes the entry and Undo, as it still meets the rule, puts it back in the queue", async ({ browser }, testInfo) => {
+test("the prune queue shows the evidence; approving prunes the entry and Undo, as it still meets the rule, puts it back in the queue", async ({
+  browser,
+}, testInfo) => {
   const page = await adminPage(browser);
   await openPlaybook(page);
   await page.getByTestId("prune-queue-link").click();
@@ -126,14 +157,21 @@ test("the prune queue shows the evidence; approving prunes the entry and Undo, a
   await expect(proposal).toContainText(TEXT.scored);
   await expect(proposal.getByTestId("counts")).toHaveText("helpful 0, harmful 3");
   await expect(proposal.getByTestId("rule")).toContainText(PRUNE_RULE);
-  await expect(proposal.getByTestId("rule")).toContainText(ruleWithCounts({ helpful: 0, harmful: 3 }));
+  await expect(proposal.getByTestId("rule")).toContainText(
+    ruleWithCounts({ helpful: 0, harmful: 3 }),
+  );
   await expect(proposal.getByTestId("rule")).toContainText("meets the rule");
   // One harmful event from the extraction, tied to its session; the other two came with the import.
   const events = proposal.getByTestId("evaluation");
   await expect(events).toHaveCount(1);
   await expect(events.first()).toContainText("harmful");
-  await expect(events.first().getByRole("link")).toHaveAttribute("href", `/sessions/${encodeURIComponent(SESSION)}`);
-  await expect(proposal.getByTestId("evidence")).toContainText("2 ratings of the counts came without events");
+  await expect(events.first().getByRole("link")).toHaveAttribute(
+    "href",
+    `/sessions/${encodeURIComponent(SESSION)}`,
+  );
+  await expect(proposal.getByTestId("evidence")).toContainText(
+    "2 ratings of the counts came without events",
+  );
   await snap(page, testInfo, "prune-queue");
 
   await confirmInline(page, proposal, `Approve pruning ${name}`, "Prune it", name);
@@ -155,7 +193,9 @@ test("the prune queue shows the evidence; approving prunes the entry and Undo, a
   await page.context().close();
 });
 
-test("a second entry meets the rule; rejecting the proposal keeps it active", async ({ browser }, testInfo) => {
+test("a second entry meets the rule; rejecting the proposal keeps it active", async ({
+  browser,
+}, testInfo) => {
   const page = await adminPage(browser);
   await openPlaybook(page);
   const name = nameOf("canonical");

@@ -11,7 +11,8 @@ import { adminPage, createIngestKey, snap } from "./state";
 const RUN = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 function expectBaseHeaders(headers: Record<string, string>): void {
-  for (const [key, value] of Object.entries(BASE_SECURITY_HEADERS)) expect(headers[key], key).toBe(value);
+  for (const [key, value] of Object.entries(BASE_SECURITY_HEADERS))
+    expect(headers[key], key).toBe(value);
   // The e2e server is plain http: no HSTS.
   expect(headers["strict-transport-security"]).toBeUndefined();
 }
@@ -47,13 +48,21 @@ async function foreignSite(html: string): Promise<{ server: Server; url: string 
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
 }
 
-test("a page, a 404, an API answer and a static asset carry the security headers", async ({ browser, request, baseURL }) => {
+test("a page, a 404, an API answer and a static asset carry the security headers", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
   const page = await adminPage(browser);
   const home = await page.goto("/");
   const policy = expectPagePolicy(home);
   // Every page load has its own nonce, and Next put it on its scripts.
   const nonce = /'nonce-([^']+)'/.exec(policy)![1]!;
-  expect(await page.locator("script[src]").evaluateAll((scripts) => scripts.map((s) => (s as HTMLScriptElement).nonce))).toContain(nonce);
+  expect(
+    await page
+      .locator("script[src]")
+      .evaluateAll((scripts) => scripts.map((s) => (s as HTMLScriptElement).nonce)),
+  ).toContain(nonce);
   expect(expectPagePolicy(await page.reload())).not.toContain(nonce);
 
   const missing = await page.goto("/no-such-page");
@@ -66,29 +75,47 @@ test("a page, a 404, an API answer and a static asset carry the security headers
     expect(res.headers()["content-security-policy"], path).toBe(NO_CONTENT_CSP);
   }
 
-  const script = await page.goto("/").then(() => page.locator("script[src*='/_next/static/']").first().getAttribute("src"));
+  const script = await page
+    .goto("/")
+    .then(() => page.locator("script[src*='/_next/static/']").first().getAttribute("src"));
   const asset = await request.get(new URL(script!, baseURL).toString());
   expect(asset.status()).toBe(200);
   expectBaseHeaders(asset.headers());
   await page.context().close();
 });
 
-test("the Overview charts and the constitution YAML editor work under the CSP", async ({ browser, request }, testInfo) => {
+test("the Overview charts and the constitution YAML editor work under the CSP", async ({
+  browser,
+  request,
+}, testInfo) => {
   // Charts need a scored turn: report one with a key, as an agent would.
   const key = await createIngestKey(browser, `e2e-security-${RUN}`);
   const session = `e2e-security-${RUN}`;
   for (const event of [
-    { id: `${session}-prompt`, type: "UserPromptSubmit", session_id: session, prompt: "Summarize the release notes." },
+    {
+      id: `${session}-prompt`,
+      type: "UserPromptSubmit",
+      session_id: session,
+      prompt: "Summarize the release notes.",
+    },
     { id: `${session}-stop`, type: "Stop", session_id: session, response: "Here is the summary." },
   ]) {
-    expect((await request.post("/api/v1/events", { data: event, headers: { "x-api-key": key } })).status()).toBe(200);
+    expect(
+      (
+        await request.post("/api/v1/events", { data: event, headers: { "x-api-key": key } })
+      ).status(),
+    ).toBe(200);
   }
 
   const page = await adminPage(browser);
   const violations = watchCsp(page);
   await page.goto("/");
-  await expect(page.getByTestId("trend-chart").locator("svg.recharts-surface").first()).toBeVisible();
-  await expect(page.getByTestId("distribution-chart").locator("svg.recharts-surface").first()).toBeVisible();
+  await expect(
+    page.getByTestId("trend-chart").locator("svg.recharts-surface").first(),
+  ).toBeVisible();
+  await expect(
+    page.getByTestId("distribution-chart").locator("svg.recharts-surface").first(),
+  ).toBeVisible();
   await snap(page, testInfo, "overview-under-csp");
 
   await page.goto("/constitution/overlays/medical");
@@ -105,7 +132,10 @@ test("the Overview charts and the constitution YAML editor work under the CSP", 
   await page.context().close();
 });
 
-test("a page on another port of the same host can neither forge an event with the admin's cookie nor frame the dashboard", async ({ browser, baseURL }) => {
+test("a page on another port of the same host can neither forge an event with the admin's cookie nor frame the dashboard", async ({
+  browser,
+  baseURL,
+}) => {
   const session = `e2e-forged-${RUN}`;
   const target = new URL("/api/v1/events", baseURL).toString();
   // A whole turn (prompt and answer), so that had it been accepted, /api/v1/turns would list it.
@@ -135,13 +165,30 @@ test("a page on another port of the same host can neither forge an event with th
 
     // Nothing was stored: the admin's own session asks for the forged session's turns.
     await page.goto("/");
-    const turnsOf = async (id: string) => ((await (await page.request.get(`/api/v1/turns?session=${id}`)).json()) as { rows: unknown[] }).rows;
+    const turnsOf = async (id: string) =>
+      (
+        (await (await page.request.get(`/api/v1/turns?session=${id}`)).json()) as {
+          rows: unknown[];
+        }
+      ).rows;
     expect(await turnsOf(session)).toEqual([]);
 
     // The same cookie from Charter's own page, as JSON, is accepted: the Origin made the difference.
     const own = `e2e-own-${RUN}`;
     const status = await page.evaluate(
-      async ({ url, id }) => (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: `${id}-prompt`, type: "UserPromptSubmit", session_id: id, prompt: "mine" }) })).status,
+      async ({ url, id }) =>
+        (
+          await fetch(url, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              id: `${id}-prompt`,
+              type: "UserPromptSubmit",
+              session_id: id,
+              prompt: "mine",
+            }),
+          })
+        ).status,
       { url: target, id: own },
     );
     expect(status).toBe(200);

@@ -1,7 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { CLAUDE_CODE, clipLine, FIRST_PROMPT_CHARS, projectOf } from "../components/sessions/session-facts";
+import {
+  CLAUDE_CODE,
+  clipLine,
+  FIRST_PROMPT_CHARS,
+  projectOf,
+} from "../components/sessions/session-facts";
 import { DEFAULT_IDLE_MINUTES, transcriptsToEvents } from "../lib/transcripts/convert";
 import { adminPage, snap } from "./state";
 
@@ -10,11 +15,21 @@ import { adminPage, snap } from "./state";
 // went. The expected values are read from the shipped demo transcript itself.
 test.describe.configure({ mode: "serial" });
 
-const DEMO_FILE = path.resolve(import.meta.dirname, "..", "demo", "transcripts", "fix-failing-pagination-test.jsonl");
+const DEMO_FILE = path.resolve(
+  import.meta.dirname,
+  "..",
+  "demo",
+  "transcripts",
+  "fix-failing-pagination-test.jsonl",
+);
 const demo = (() => {
-  const { events } = transcriptsToEvents([{ file: DEMO_FILE, text: readFileSync(DEMO_FILE, "utf8") }], { now: new Date(), idleMinutes: DEFAULT_IDLE_MINUTES });
+  const { events } = transcriptsToEvents(
+    [{ file: DEMO_FILE, text: readFileSync(DEMO_FILE, "utf8") }],
+    { now: new Date(), idleMinutes: DEFAULT_IDLE_MINUTES },
+  );
   const first = events.find((e) => e.type === "UserPromptSubmit");
-  if (!first || first.type !== "UserPromptSubmit" || !first.cwd) throw new Error("the demo transcript has no prompt with a working directory");
+  if (!first || first.type !== "UserPromptSubmit" || !first.cwd)
+    throw new Error("the demo transcript has no prompt with a working directory");
   return { session: first.session_id, prompt: first.prompt, project: projectOf(first.cwd)! };
 })();
 
@@ -36,7 +51,9 @@ test("the Overview loads the demo data (or it is there already)", async ({ brows
   await page.context().close();
 });
 
-test("the Sessions table shows project, first prompt, agent, source and outcome of a demo session", async ({ browser }, testInfo) => {
+test("the Sessions table shows project, first prompt, agent, source and outcome of a demo session", async ({
+  browser,
+}, testInfo) => {
   const page = await adminPage(browser);
   await page.goto("/sessions");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sessions");
@@ -56,7 +73,9 @@ test("the Sessions table shows project, first prompt, agent, source and outcome 
   await expect(row.getByTestId("session-agent")).toHaveText(CLAUDE_CODE);
   await expect(row.getByTestId("session-source")).toHaveText("import");
   // The demo transcript ends with /exit, so the session is closed and has an outcome and its score.
-  await expect(row.getByTestId("session-outcome-cell")).toHaveText(/^(success|partial|failure) \d\.\d{3}$/);
+  await expect(row.getByTestId("session-outcome-cell")).toHaveText(
+    /^(success|partial|failure) \d\.\d{3}$/,
+  );
   await snap(page, testInfo, "sessions-columns");
 
   await prompt.click();

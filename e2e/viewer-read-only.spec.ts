@@ -31,7 +31,9 @@ async function expectNoInputs(page: Page) {
   const main = page.getByRole("main");
   await expect(main.locator("input, textarea, select, [contenteditable='true']")).toHaveCount(0);
   await expect(main.getByRole("form", { name: /^Save / })).toHaveCount(0);
-  await expect(main.getByRole("button", { name: /^(Save|Add principle|Add override|Remove)/ })).toHaveCount(0);
+  await expect(
+    main.getByRole("button", { name: /^(Save|Add principle|Add override|Remove)/ }),
+  ).toHaveCount(0);
 }
 
 test("a viewer sees the overlay and core pages read-only", async ({ browser }, testInfo) => {

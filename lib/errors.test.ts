@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, RateLimitedError, UnauthorizedError, UnavailableError, validationErrorFrom } from "./errors";
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  UnauthorizedError,
+  UnavailableError,
+  validationErrorFrom,
+} from "./errors";
 
 describe("AppError", () => {
   it.each([
@@ -17,7 +26,9 @@ describe("AppError", () => {
   });
 
   it("turns zod issues into 422 details naming each field", () => {
-    const result = z.object({ name: z.string().min(1), tags: z.array(z.string()) }).safeParse({ name: "", tags: [1] });
+    const result = z
+      .object({ name: z.string().min(1), tags: z.array(z.string()) })
+      .safeParse({ name: "", tags: [1] });
     expect(result.success).toBe(false);
     const error = validationErrorFrom(result.error!.issues);
     expect(error.status).toBe(422);

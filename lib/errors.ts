@@ -27,7 +27,13 @@ export class AppError extends Error {
   }
 
   toJSON(): { error: { code: ErrorCode; message: string; details?: unknown } } {
-    return { error: { code: this.code, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details === undefined ? {} : { details: this.details }),
+      },
+    };
   }
 }
 
@@ -98,7 +104,10 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * the caller: a hook spools the event and sends it again after `Retry-After`.
  */
 export class ServiceUnavailableError extends UnavailableError {
-  constructor(message = "The database is unavailable; try again shortly.", retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS) {
+  constructor(
+    message = "The database is unavailable; try again shortly.",
+    retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS,
+  ) {
     super(message, retryAfterSeconds);
   }
 }
@@ -110,6 +119,9 @@ export function validationErrorFrom(
 ): ValidationError {
   return new ValidationError(
     message,
-    issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(root)", message: issue.message })),
+    issues.map((issue) => ({
+      path: issue.path.map(String).join(".") || "(root)",
+      message: issue.message,
+    })),
   );
 }

@@ -6,7 +6,8 @@
 import type { z } from "zod";
 import type { ParseContract } from "@/lib/constitution/llm-port";
 
-export type ParseResult<T> = { ok: true; value: T; contract: ParseContract } | { ok: false; contract: ParseContract };
+export type ParseResult<T> =
+  { ok: true; value: T; contract: ParseContract } | { ok: false; contract: ParseContract };
 
 type Attempt = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
 
@@ -33,7 +34,8 @@ function parseObject(text: string): Attempt {
   } catch (error) {
     return { ok: false, reason: shorten(error instanceof Error ? error.message : String(error)) };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, reason: `not an object but ${kindOf(value)}` };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, reason: `not an object but ${kindOf(value)}` };
   return { ok: true, value: value as Record<string, unknown> };
 }
 
@@ -74,7 +76,8 @@ function isJson(text: string): boolean {
  */
 function balancedObject(text: string): Attempt {
   const block = FENCE.exec(text)?.[1];
-  if (isJson(text) || (block !== undefined && isJson(block))) return { ok: false, reason: "the reply is JSON but not an object" };
+  if (isJson(text) || (block !== undefined && isJson(block)))
+    return { ok: false, reason: "the reply is JSON but not an object" };
   let start = text.indexOf("{");
   if (start < 0) return { ok: false, reason: "no '{' in the reply" };
   let reason = "unbalanced braces";
@@ -116,5 +119,11 @@ export function parseWith<T>(text: string, schema: z.ZodType<T>): ParseResult<T>
     .slice(0, 3)
     .map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`)
     .join("; ");
-  return { ok: false, contract: { ...parsed.contract, failures: [...parsed.contract.failures, { parser: "schema", reason: shorten(reason) }] } };
+  return {
+    ok: false,
+    contract: {
+      ...parsed.contract,
+      failures: [...parsed.contract.failures, { parser: "schema", reason: shorten(reason) }],
+    },
+  };
 }

@@ -14,7 +14,12 @@ export const log = {
     console.warn(`${stamp()} [charter] warning: ${message}`);
   },
   error(message: string, error?: unknown): void {
-    const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : error === undefined ? "" : String(error);
+    const detail =
+      error instanceof Error
+        ? `${error.name}: ${error.message}\n${error.stack ?? ""}`
+        : error === undefined
+          ? ""
+          : String(error);
     console.error(`${stamp()} [charter] error: ${message}${detail ? `\n${detail}` : ""}`);
   },
 };

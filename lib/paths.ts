@@ -5,4 +5,6 @@ import path from "node:path";
  * inside the Next.js server bundle `import.meta.dirname` is undefined, and the
  * server runs from the root (`charter serve` starts it there).
  */
-export const REPO_ROOT: string = import.meta.dirname ? path.resolve(import.meta.dirname, "..") : process.cwd();
+export const REPO_ROOT: string = import.meta.dirname
+  ? path.resolve(import.meta.dirname, "..")
+  : process.cwd();

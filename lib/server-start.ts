@@ -30,10 +30,20 @@ async function warmRetrieval(): Promise<void> {
 async function warmRoutes(selfUrl: string | undefined): Promise<void> {
   if (!selfUrl) return;
   const started = performance.now();
-  const body = JSON.stringify({ type: "UserPromptSubmit", id: "charter-warm-up", session_id: "charter-warm-up", prompt: "warm up" });
+  const body = JSON.stringify({
+    type: "UserPromptSubmit",
+    id: "charter-warm-up",
+    session_id: "charter-warm-up",
+    prompt: "warm up",
+  });
   while (performance.now() - started < WARM_ROUTES_MS) {
     try {
-      await fetch(`${selfUrl}/api/v1/events`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": "chk_warm_up_is_refused" }, body, signal: AbortSignal.timeout(10_000) });
+      await fetch(`${selfUrl}/api/v1/events`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": "chk_warm_up_is_refused" },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
       log.info(`routes ready in ${Math.round(performance.now() - started)} ms`);
       return;
     } catch {

@@ -37,7 +37,9 @@ const BUNDLED = /^zod(\/|$)/;
 const packagesExternal = {
   name: "charter-packages-external",
   setup(b) {
-    b.onResolve({ filter: /^[^./@]|^@[^/]/ }, (args) => (BUNDLED.test(args.path) ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: /^[^./@]|^@[^/]/ }, (args) =>
+      BUNDLED.test(args.path) ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
@@ -46,7 +48,11 @@ const sourceLocation = {
   name: "charter-source-location",
   setup(b) {
     b.onLoad({ filter: /\.tsx?$/ }, (args) => {
-      if (args.path.includes(`${path.sep}node_modules${path.sep}`) || args.path.startsWith(GENERATED)) return undefined;
+      if (
+        args.path.includes(`${path.sep}node_modules${path.sep}`) ||
+        args.path.startsWith(GENERATED)
+      )
+        return undefined;
       const text = readFileSync(args.path, "utf8");
       const loader = args.path.endsWith(".tsx") ? "tsx" : "ts";
       if (!text.includes("import.meta.")) return { contents: text, loader };
@@ -70,10 +76,16 @@ const ENGINE_PACKAGES = ["minisearch", "stemmer", "yaml", "zod"];
 function engineBuildId() {
   const dir = path.join(ROOT, "lib", "constitution");
   const hash = createHash("sha256");
-  for (const name of ENGINE_PACKAGES) hash.update(`${name}@${JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version}\0`);
+  for (const name of ENGINE_PACKAGES)
+    hash.update(
+      `${name}@${JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version}\0`,
+    );
   for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
     if (!/\.ts$/.test(name) || /\.test\.ts$/.test(name)) continue;
-    hash.update(`${name}\0`).update(readFileSync(path.join(dir, name))).update("\0");
+    hash
+      .update(`${name}\0`)
+      .update(readFileSync(path.join(dir, name)))
+      .update("\0");
   }
   return hash.digest("hex").slice(0, 16);
 }
@@ -98,7 +110,9 @@ const result = await build({
 });
 // Charter's own inputs, which bin/charter.mjs compares with the bundle's time: a source
 // edited since the build runs from source instead of from a stale bundle.
-const sources = Object.keys(result.metafile.inputs).filter((input) => !input.includes("node_modules"));
+const sources = Object.keys(result.metafile.inputs).filter(
+  (input) => !input.includes("node_modules"),
+);
 writeFileSync(path.join(staging, "sources.json"), `${JSON.stringify(sources)}\n`);
 const previous = `${outdir}.${process.pid}.old`;
 if (existsSync(outdir)) renameSync(outdir, previous);

@@ -26,9 +26,13 @@ const result = await build({
   metafile: true,
   write: false,
 });
-const packages = Object.keys(result.metafile.inputs).filter((input) => input.includes("node_modules"));
+const packages = Object.keys(result.metafile.inputs).filter((input) =>
+  input.includes("node_modules"),
+);
 if (packages.length) {
-  console.error(`dist/hook.mjs must hold Node built-ins and Charter's code only, not:\n  ${packages.join("\n  ")}`);
+  console.error(
+    `dist/hook.mjs must hold Node built-ins and Charter's code only, not:\n  ${packages.join("\n  ")}`,
+  );
   process.exit(1);
 }
 mkdirSync(path.dirname(outfile), { recursive: true });

@@ -17,7 +17,8 @@ const counts = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 
 const chosen = (name) => !only.length || only.includes(name);
-const announce = (name, command, args, note = "") => console.log(`\n▶ ${name}: ${[path.basename(command), ...args].join(" ")}${note}`);
+const announce = (name, command, args, note = "") =>
+  console.log(`\n▶ ${name}: ${[path.basename(command), ...args].join(" ")}${note}`);
 const childEnv = (env = {}) => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env });
 
 /** Prints a step's outcome and remembers a failure. */
@@ -44,14 +45,31 @@ async function concurrentSteps(list) {
   const picked = list.filter(([name]) => chosen(name));
   const runs = picked.map(([name, command, args]) => {
     const started = Date.now();
-    announce(name, command, args, ` (alongside ${picked.filter(([other]) => other !== name).map(([other]) => other).join(", ")})`);
+    announce(
+      name,
+      command,
+      args,
+      ` (alongside ${picked
+        .filter(([other]) => other !== name)
+        .map(([other]) => other)
+        .join(", ")})`,
+    );
     return new Promise((resolve) => {
       const child = spawn(command, args, { cwd: ROOT, env: childEnv() });
       let output = "";
       child.stdout.on("data", (chunk) => (output += chunk));
       child.stderr.on("data", (chunk) => (output += chunk));
-      child.on("error", (error) => resolve({ name, ok: false, output: `${output}${error.message}\n`, seconds: (Date.now() - started) / 1000 }));
-      child.on("close", (code) => resolve({ name, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }));
+      child.on("error", (error) =>
+        resolve({
+          name,
+          ok: false,
+          output: `${output}${error.message}\n`,
+          seconds: (Date.now() - started) / 1000,
+        }),
+      );
+      child.on("close", (code) =>
+        resolve({ name, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }),
+      );
     });
   });
   for (const { name, ok, output, seconds } of await Promise.all(runs)) {
@@ -76,19 +94,38 @@ function playwrightCounts(file) {
   counts.skipped += stats?.skipped ?? 0;
 }
 
-for (const f of ["unit.json", "db.json", "e2e-report.json"]) rmSync(path.join(RESULTS, f), { force: true });
+for (const f of ["unit.json", "db.json", "e2e-report.json"])
+  rmSync(path.join(RESULTS, f), { force: true });
 
 await concurrentSteps([
   ["lint", bin("eslint"), ["--max-warnings", "0", "."]],
   ["format", bin("prettier"), ["--check", "--log-level", "warn", "."]],
   ["typecheck", bin("tsc"), ["--noEmit"]],
 ]);
-step("unit", bin("vitest"), ["run", "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(RESULTS, "unit.json")}`]);
+step("unit", bin("vitest"), [
+  "run",
+  "--project",
+  "unit",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${path.join(RESULTS, "unit.json")}`,
+]);
 vitestCounts(path.join(RESULTS, "unit.json"));
 // The db tests mostly wait on the database, one file at a time; the build keeps both cores busy.
 // Run together, they take little longer than the db tests alone.
 await concurrentSteps([
-  ["db", bin("vitest"), ["run", "--project", "db", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(RESULTS, "db.json")}`]],
+  [
+    "db",
+    bin("vitest"),
+    [
+      "run",
+      "--project",
+      "db",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${path.join(RESULTS, "db.json")}`,
+    ],
+  ],
   ["build", bin("next"), ["build"]],
 ]);
 vitestCounts(path.join(RESULTS, "db.json"));
@@ -100,5 +137,7 @@ if (!failures.includes("build")) {
 }
 
 console.log(`\n${failures.length ? `Failed steps: ${failures.join(", ")}` : "All steps passed."}`);
-console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}`);
+console.log(
+  `${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}`,
+);
 process.exit(failures.length ? 1 : 0);

@@ -79,7 +79,13 @@ type Rank = (typeof RANKS)[number];
 type Scope = "ingest" | "read";
 
 /** Who calls, and what the test expects each may reach. `scopes` is what a key may use now, written out by hand. */
-type Caller = { name: string; headers: Record<string, string>; userId?: string; role?: Rank; scopes?: Scope[] };
+type Caller = {
+  name: string;
+  headers: Record<string, string>;
+  userId?: string;
+  role?: Rank;
+  scopes?: Scope[];
+};
 const callers: Caller[] = [];
 
 /** What a target demands: a role for people, a scope for keys (none: keys are refused), or any credential at all. */
@@ -97,13 +103,29 @@ type Target = {
 };
 
 /** The agents' data and run records: written by ingestion and imports, which the events table attributes. */
-const AGENT_DATA = ["agent_event", "agent_session", "turn", "turn_score", "tool_call", "principle_stat", "principle_usage", "session_outcome", "orchestration_event", "llm_call", "reflection", "recompute_job", "constitution_embedding", "constitution_eval_run"] as const;
+const AGENT_DATA = [
+  "agent_event",
+  "agent_session",
+  "turn",
+  "turn_score",
+  "tool_call",
+  "principle_stat",
+  "principle_usage",
+  "session_outcome",
+  "orchestration_event",
+  "llm_call",
+  "reflection",
+  "recompute_job",
+  "constitution_embedding",
+  "constitution_eval_run",
+] as const;
 
 function expected(caller: Caller, demand: Demand): Outcome["status"] {
   if (demand === "public") return "ok";
   if (!caller.role && !caller.scopes) return "unauthorized";
   if (demand === "any-credential") return "ok";
-  if (caller.role) return RANKS.indexOf(caller.role) >= RANKS.indexOf(demand.role) ? "ok" : "forbidden";
+  if (caller.role)
+    return RANKS.indexOf(caller.role) >= RANKS.indexOf(demand.role) ? "ok" : "forbidden";
   if (demand.scope === undefined) return "unauthorized";
   return caller.scopes!.includes(demand.scope) ? "ok" : "forbidden";
 }
@@ -111,22 +133,51 @@ function expected(caller: Caller, demand: Demand): Outcome["status"] {
 // ---- callers -----------------------------------------------------------------------
 
 async function signedInAs(role: Rank): Promise<Caller> {
-  const user = await users.create({ email: `${unique(`authz-${role}`)}@example.test`, name: role, role }, SYSTEM_ACTOR);
-  return { name: role, headers: { cookie: await sessionCookie(user.email) }, userId: user.id, role };
+  const user = await users.create(
+    { email: `${unique(`authz-${role}`)}@example.test`, name: role, role },
+    SYSTEM_ACTOR,
+  );
+  return {
+    name: role,
+    headers: { cookie: await sessionCookie(user.email) },
+    userId: user.id,
+    role,
+  };
 }
 
-async function keyOf(owner: Rank, scopes: Scope[]): Promise<{ key: string; id: string; ownerId: string }> {
-  const user = await users.create({ email: `${unique(`authz-owner-${owner}`)}@example.test`, name: owner, role: owner }, SYSTEM_ACTOR);
-  const created = await apiKeys.create({ name: unique("authz"), scopes, ownerId: user.id }, SYSTEM_ACTOR);
+async function keyOf(
+  owner: Rank,
+  scopes: Scope[],
+): Promise<{ key: string; id: string; ownerId: string }> {
+  const user = await users.create(
+    { email: `${unique(`authz-owner-${owner}`)}@example.test`, name: owner, role: owner },
+    SYSTEM_ACTOR,
+  );
+  const created = await apiKeys.create(
+    { name: unique("authz"), scopes, ownerId: user.id },
+    SYSTEM_ACTOR,
+  );
   return { key: created.key, id: created.id, ownerId: user.id };
 }
 
 async function makeCallers(): Promise<void> {
   callers.push({ name: "anonymous", headers: {} });
   for (const role of RANKS) callers.push(await signedInAs(role));
-  callers.push({ name: "key: ingest", headers: { "x-api-key": (await keyOf("admin", ["ingest"])).key }, scopes: ["ingest"] });
-  callers.push({ name: "key: read", headers: { authorization: `Bearer ${(await keyOf("admin", ["read"])).key}` }, scopes: ["read"] });
-  callers.push({ name: "key: ingest+read", headers: { "x-api-key": (await keyOf("editor", ["ingest", "read"])).key }, scopes: ["ingest", "read"] });
+  callers.push({
+    name: "key: ingest",
+    headers: { "x-api-key": (await keyOf("admin", ["ingest"])).key },
+    scopes: ["ingest"],
+  });
+  callers.push({
+    name: "key: read",
+    headers: { authorization: `Bearer ${(await keyOf("admin", ["read"])).key}` },
+    scopes: ["read"],
+  });
+  callers.push({
+    name: "key: ingest+read",
+    headers: { "x-api-key": (await keyOf("editor", ["ingest", "read"])).key },
+    scopes: ["ingest", "read"],
+  });
   const revoked = await keyOf("admin", ["ingest", "read"]);
   await apiKeys.revoke(revoked.id, SYSTEM_ACTOR);
   callers.push({ name: "revoked key", headers: { "x-api-key": revoked.key } });
@@ -136,7 +187,11 @@ async function makeCallers(): Promise<void> {
   // An editor's key demoted to viewer keeps only what a viewer may do.
   const demoted = await keyOf("editor", ["ingest", "read"]);
   await users.setRole(demoted.ownerId, "viewer", SYSTEM_ACTOR);
-  callers.push({ name: "demoted owner's key", headers: { "x-api-key": demoted.key }, scopes: ["read"] });
+  callers.push({
+    name: "demoted owner's key",
+    headers: { "x-api-key": demoted.key },
+    scopes: ["read"],
+  });
   // A blocked person's old cookie: blocking ends the session.
   const gone = await signedInAs("admin");
   await users.setBlocked(gone.userId!, true, SYSTEM_ACTOR);
@@ -204,19 +259,42 @@ function action<T>(run: () => Promise<ActionResult<T>>): () => Promise<Outcome> 
   return async () => {
     const result = await run();
     if (result.ok) return { status: "ok", detail: "ok" };
-    const status = result.error.code === "unauthorized" ? "unauthorized" : result.error.code === "forbidden" ? "forbidden" : "failed";
+    const status =
+      result.error.code === "unauthorized"
+        ? "unauthorized"
+        : result.error.code === "forbidden"
+          ? "forbidden"
+          : "failed";
     return { status, detail: `${result.error.code}: ${result.error.message}` };
   };
 }
 
-function http(handler: (req: Request, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>, method: string, url: string, body?: unknown): () => Promise<Outcome> {
+function http(
+  handler: (req: Request, ctx: { params: Promise<Record<string, never>> }) => Promise<Response>,
+  method: string,
+  url: string,
+  body?: unknown,
+): () => Promise<Outcome> {
   return async () => {
     const headers = new Headers(requestHeaders);
     headers.set("origin", baseUrl());
     if (body !== undefined) headers.set("content-type", "application/json");
-    const res = await handler(new Request(new URL(url, baseUrl()), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), { params: Promise.resolve({}) });
+    const res = await handler(
+      new Request(new URL(url, baseUrl()), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+      { params: Promise.resolve({}) },
+    );
     const text = await res.text();
-    const status = res.ok ? "ok" : res.status === 401 ? "unauthorized" : res.status === 403 ? "forbidden" : "failed";
+    const status = res.ok
+      ? "ok"
+      : res.status === 401
+        ? "unauthorized"
+        : res.status === 403
+          ? "forbidden"
+          : "failed";
     return { status, detail: `${res.status} ${text.slice(0, 200)}` };
   };
 }
@@ -226,11 +304,16 @@ async function current() {
   if (!version) throw new Error("no constitution");
   return version;
 }
-const fileOf = (version: Awaited<ReturnType<typeof current>>, file: string) => version.files.find((f) => f.path === file)!.text;
+const fileOf = (version: Awaited<ReturnType<typeof current>>, file: string) =>
+  version.files.find((f) => f.path === file)!.text;
 
 async function proposedPoint(): Promise<string> {
   const name = await playbookStore.add(`authz ${unique("kp")}`, SYSTEM_ACTOR);
-  await playbookStore.applyExtraction({ new_key_points: [], evaluations: [1, 2, 3].map(() => ({ name, rating: "harmful" })) }, null, SYSTEM_ACTOR);
+  await playbookStore.applyExtraction(
+    { new_key_points: [], evaluations: [1, 2, 3].map(() => ({ name, rating: "harmful" })) },
+    null,
+    SYSTEM_ACTOR,
+  );
   return name;
 }
 
@@ -241,14 +324,37 @@ let adminUserId = "";
 
 const targets: Target[] = [
   // Server actions (lib/actions): people only, by role.
-  { name: "addKeyPointAction", demand: { role: "editor" }, prepare: async () => action(() => addKeyPointAction({ text: `authz ${unique("add")}` })) },
+  {
+    name: "addKeyPointAction",
+    demand: { role: "editor" },
+    prepare: async () => action(() => addKeyPointAction({ text: `authz ${unique("add")}` })),
+  },
   {
     name: "applyExtractionAction",
     demand: { role: "editor" },
-    prepare: async () => action(() => applyExtractionAction({ extraction: { new_key_points: [`authz ${unique("extract")}`], evaluations: [] } })),
+    prepare: async () =>
+      action(() =>
+        applyExtractionAction({
+          extraction: { new_key_points: [`authz ${unique("extract")}`], evaluations: [] },
+        }),
+      ),
   },
-  { name: "approvePruneAction", demand: { role: "approver" }, prepare: async () => { const name = await proposedPoint(); return action(() => approvePruneAction({ names: [name] })); } },
-  { name: "rejectPruneAction", demand: { role: "approver" }, prepare: async () => { const name = await proposedPoint(); return action(() => rejectPruneAction({ names: [name] })); } },
+  {
+    name: "approvePruneAction",
+    demand: { role: "approver" },
+    prepare: async () => {
+      const name = await proposedPoint();
+      return action(() => approvePruneAction({ names: [name] }));
+    },
+  },
+  {
+    name: "rejectPruneAction",
+    demand: { role: "approver" },
+    prepare: async () => {
+      const name = await proposedPoint();
+      return action(() => rejectPruneAction({ names: [name] }));
+    },
+  },
   {
     name: "undoPruneAction",
     demand: { role: "approver" },
@@ -269,23 +375,59 @@ const targets: Target[] = [
   {
     name: "importPlaybookAction",
     demand: { role: "editor" },
-    prepare: async () => action(() => importPlaybookAction({ text: JSON.stringify({ key_points: [{ name: unique("kpt_authz"), text: `imported ${unique("imp")}`, helpful: 0, harmful: 0 }] }) })),
+    prepare: async () =>
+      action(() =>
+        importPlaybookAction({
+          text: JSON.stringify({
+            key_points: [
+              {
+                name: unique("kpt_authz"),
+                text: `imported ${unique("imp")}`,
+                helpful: 0,
+                harmful: 0,
+              },
+            ],
+          }),
+        }),
+      ),
   },
-  { name: "createApiKeyAction", demand: { role: "admin" }, prepare: async () => action(() => createApiKeyAction({ name: unique("authz-new"), scopes: ["read"] })) },
+  {
+    name: "createApiKeyAction",
+    demand: { role: "admin" },
+    prepare: async () =>
+      action(() => createApiKeyAction({ name: unique("authz-new"), scopes: ["read"] })),
+  },
   {
     name: "revokeApiKeyAction",
     demand: { role: "admin" },
     prepare: async () => {
-      const { id } = await apiKeys.create({ name: unique("authz-victim"), scopes: ["ingest"], ownerId: adminUserId }, SYSTEM_ACTOR);
+      const { id } = await apiKeys.create(
+        { name: unique("authz-victim"), scopes: ["ingest"], ownerId: adminUserId },
+        SYSTEM_ACTOR,
+      );
       return action(() => revokeApiKeyAction({ id }));
     },
   },
-  { name: "inviteUserAction", demand: { role: "admin" }, prepare: async () => action(() => inviteUserAction({ email: `${unique("invitee")}@example.test`, name: "Invitee", role: "admin" })) },
+  {
+    name: "inviteUserAction",
+    demand: { role: "admin" },
+    prepare: async () =>
+      action(() =>
+        inviteUserAction({
+          email: `${unique("invitee")}@example.test`,
+          name: "Invitee",
+          role: "admin",
+        }),
+      ),
+  },
   {
     name: "issueSignInLinkAction",
     demand: { role: "admin" },
     prepare: async () => {
-      const target = await users.create({ email: `${unique("linked")}@example.test`, name: "Linked", role: "admin" }, SYSTEM_ACTOR);
+      const target = await users.create(
+        { email: `${unique("linked")}@example.test`, name: "Linked", role: "admin" },
+        SYSTEM_ACTOR,
+      );
       return action(() => issueSignInLinkAction({ userId: target.id }));
     },
   },
@@ -293,7 +435,10 @@ const targets: Target[] = [
     name: "setUserRoleAction",
     demand: { role: "admin" },
     prepare: async () => {
-      const target = await users.create({ email: `${unique("promoted")}@example.test`, name: "Promoted", role: "viewer" }, SYSTEM_ACTOR);
+      const target = await users.create(
+        { email: `${unique("promoted")}@example.test`, name: "Promoted", role: "viewer" },
+        SYSTEM_ACTOR,
+      );
       return action(() => setUserRoleAction({ userId: target.id, role: "admin" }));
     },
   },
@@ -301,15 +446,31 @@ const targets: Target[] = [
     name: "setUserBlockedAction",
     demand: { role: "admin" },
     prepare: async () => {
-      const target = await users.create({ email: `${unique("blocked")}@example.test`, name: "Blocked", role: "admin" }, SYSTEM_ACTOR);
+      const target = await users.create(
+        { email: `${unique("blocked")}@example.test`, name: "Blocked", role: "admin" },
+        SYSTEM_ACTOR,
+      );
       return action(() => setUserBlockedAction({ userId: target.id, blocked: true }));
     },
   },
-  { name: "loadDemoAction", demand: { role: "editor" }, data: AGENT_DATA, prepare: async () => action(() => loadDemoAction({})) },
+  {
+    name: "loadDemoAction",
+    demand: { role: "editor" },
+    data: AGENT_DATA,
+    prepare: async () => action(() => loadDemoAction({})),
+  },
   {
     name: "overrideScoreAction",
     demand: { role: "editor" },
-    prepare: async () => action(() => overrideScoreAction({ turnId, principle: "ethical", value: Math.round(Math.random() * 1000) / 1000, reason: `authz ${unique("why")}` })),
+    prepare: async () =>
+      action(() =>
+        overrideScoreAction({
+          turnId,
+          principle: "ethical",
+          value: Math.round(Math.random() * 1000) / 1000,
+          reason: `authz ${unique("why")}`,
+        }),
+      ),
   },
   {
     name: "previewConstitutionChangeAction",
@@ -317,7 +478,14 @@ const targets: Target[] = [
     data: AGENT_DATA,
     prepare: async () => {
       const base = await current();
-      return action(() => previewConstitutionChangeAction({ baseVersionId: base.id, path: CORE_FILE, text: `${fileOf(base, CORE_FILE)}\n# preview ${unique("p")}\n`, replay: 0 }));
+      return action(() =>
+        previewConstitutionChangeAction({
+          baseVersionId: base.id,
+          path: CORE_FILE,
+          text: `${fileOf(base, CORE_FILE)}\n# preview ${unique("p")}\n`,
+          replay: 0,
+        }),
+      );
     },
   },
   {
@@ -339,15 +507,36 @@ const targets: Target[] = [
         }
       }),
   },
-  { name: "retrieveAction", demand: { role: "viewer" }, data: AGENT_DATA, prepare: async () => action(() => retrieveAction({ prompt: "write a SQL injection test for my own login form" })) },
+  {
+    name: "retrieveAction",
+    demand: { role: "viewer" },
+    data: AGENT_DATA,
+    prepare: async () =>
+      action(() => retrieveAction({ prompt: "write a SQL injection test for my own login form" })),
+  },
   {
     name: "rollbackConstitutionAction",
     demand: { role: "approver" },
     data: ["constitution_embedding"],
     prepare: async () => {
       const before = await current();
-      const saved = await constitutionVersions.saveFile({ path: CORE_FILE, text: `${fileOf(before, CORE_FILE)}\n# to roll back ${unique("r")}\n`, baseVersionId: before.id, message: "authz setup", action: "constitution.save_core" }, SYSTEM_ACTOR);
-      return action(() => rollbackConstitutionAction({ toVersionId: before.id, baseVersionId: saved.id, message: "authz" }));
+      const saved = await constitutionVersions.saveFile(
+        {
+          path: CORE_FILE,
+          text: `${fileOf(before, CORE_FILE)}\n# to roll back ${unique("r")}\n`,
+          baseVersionId: before.id,
+          message: "authz setup",
+          action: "constitution.save_core",
+        },
+        SYSTEM_ACTOR,
+      );
+      return action(() =>
+        rollbackConstitutionAction({
+          toVersionId: before.id,
+          baseVersionId: saved.id,
+          message: "authz",
+        }),
+      );
     },
   },
   {
@@ -356,7 +545,13 @@ const targets: Target[] = [
     data: ["constitution_embedding"],
     prepare: async () => {
       const base = await current();
-      return action(() => saveCoreAction({ text: `${fileOf(base, CORE_FILE)}\n# authz ${unique("core")}\n`, baseVersionId: base.id, message: "authz" }));
+      return action(() =>
+        saveCoreAction({
+          text: `${fileOf(base, CORE_FILE)}\n# authz ${unique("core")}\n`,
+          baseVersionId: base.id,
+          message: "authz",
+        }),
+      );
     },
   },
   {
@@ -365,14 +560,27 @@ const targets: Target[] = [
     data: ["constitution_embedding"],
     prepare: async () => {
       const base = await current();
-      return action(() => saveOverlayAction({ domain: "medical", text: `${fileOf(base, "overlays/medical.yaml")}\n# authz ${unique("ov")}\n`, baseVersionId: base.id, message: "authz" }));
+      return action(() =>
+        saveOverlayAction({
+          domain: "medical",
+          text: `${fileOf(base, "overlays/medical.yaml")}\n# authz ${unique("ov")}\n`,
+          baseVersionId: base.id,
+          message: "authz",
+        }),
+      );
     },
   },
   {
     name: "saveWeightsAction",
     demand: { role: "admin" },
     data: ["recompute_job", "turn_score"],
-    prepare: async () => action(() => saveWeightsAction({ weights: { ethical: 1 + Math.round(Math.random() * 50) }, message: "authz" })),
+    prepare: async () =>
+      action(() =>
+        saveWeightsAction({
+          weights: { ethical: 1 + Math.round(Math.random() * 50) },
+          message: "authz",
+        }),
+      ),
   },
 
   // Route handlers (app/api): people by role with a same-origin JSON request, keys by scope.
@@ -380,13 +588,39 @@ const targets: Target[] = [
     name: "POST /api/v1/events",
     demand: { role: "editor", scope: "ingest" },
     data: AGENT_DATA,
-    prepare: async () => http(events, "POST", "/api/v1/events", { type: "UserPromptSubmit", id: unique("evt"), session_id: unique("authz-session"), prompt: "is this allowed?" }),
+    prepare: async () =>
+      http(events, "POST", "/api/v1/events", {
+        type: "UserPromptSubmit",
+        id: unique("evt"),
+        session_id: unique("authz-session"),
+        prompt: "is this allowed?",
+      }),
   },
-  { name: "GET /api/v1/turns", demand: { role: "viewer", scope: "read" }, prepare: async () => http(turns, "GET", "/api/v1/turns?limit=5") },
-  { name: "GET /api/v1/recompute", demand: { role: "viewer", scope: "read" }, prepare: async () => http(recompute, "GET", "/api/v1/recompute") },
-  { name: "GET /api/v1/openapi.json", demand: { role: "viewer", scope: "read" }, prepare: async () => http(openapi, "GET", "/api/v1/openapi.json") },
-  { name: "GET /api/health", demand: "public", prepare: async () => http(health, "GET", "/api/health") },
-  { name: "GET /api/health?auth=1", demand: "any-credential", prepare: async () => http(health, "GET", "/api/health?auth=1") },
+  {
+    name: "GET /api/v1/turns",
+    demand: { role: "viewer", scope: "read" },
+    prepare: async () => http(turns, "GET", "/api/v1/turns?limit=5"),
+  },
+  {
+    name: "GET /api/v1/recompute",
+    demand: { role: "viewer", scope: "read" },
+    prepare: async () => http(recompute, "GET", "/api/v1/recompute"),
+  },
+  {
+    name: "GET /api/v1/openapi.json",
+    demand: { role: "viewer", scope: "read" },
+    prepare: async () => http(openapi, "GET", "/api/v1/openapi.json"),
+  },
+  {
+    name: "GET /api/health",
+    demand: "public",
+    prepare: async () => http(health, "GET", "/api/health"),
+  },
+  {
+    name: "GET /api/health?auth=1",
+    demand: "any-credential",
+    prepare: async () => http(health, "GET", "/api/health?auth=1"),
+  },
 ];
 
 /** Routes that are not Charter's own handlers: Better Auth's, with their own matrix. */
@@ -430,17 +664,30 @@ beforeAll(async () => {
   await setupTestDatabase().then((r) => (teardownDb = r.teardown));
   await ensureConstitution();
   await importTranscripts(await transcriptFiles(DEMO_DIR));
-  const scored = await db().turnScore.findFirstOrThrow({ select: { turnId: true, turn: { select: { sessionId: true } } } });
+  const scored = await db().turnScore.findFirstOrThrow({
+    select: { turnId: true, turn: { select: { sessionId: true } } },
+  });
   turnId = scored.turnId;
   sessionId = scored.turn.sessionId;
-  adminUserId = (await users.create({ email: `${unique("authz-key-owner")}@example.test`, name: "Owner", role: "admin" }, SYSTEM_ACTOR)).id;
+  adminUserId = (
+    await users.create(
+      { email: `${unique("authz-key-owner")}@example.test`, name: "Owner", role: "admin" },
+      SYSTEM_ACTOR,
+    )
+  ).id;
   await makeCallers();
-  const rows = await db().$queryRaw<{ table_name: string }[]>`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`;
+  const rows = await db().$queryRaw<
+    { table_name: string }[]
+  >`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`;
   tables = rows.map((r) => r.table_name);
   // The low 32 bits, as xmin holds them (no wraparound within one test run).
-  const [xid] = await db().$queryRaw<{ xid: bigint }[]>`SELECT (txid_current() % 4294967296)::bigint AS xid`;
+  const [xid] = await db().$queryRaw<
+    { xid: bigint }[]
+  >`SELECT (txid_current() % 4294967296)::bigint AS xid`;
   firstXid = BigInt(xid!.xid);
-  reflector = await startScriptedLlmServer(() => ({ content: JSON.stringify({ new_key_points: [`reflected ${unique("r")}`], evaluations: [] }) }));
+  reflector = await startScriptedLlmServer(() => ({
+    content: JSON.stringify({ new_key_points: [`reflected ${unique("r")}`], evaluations: [] }),
+  }));
 }, 300_000);
 let teardownDb: () => Promise<void> = async () => undefined;
 afterAll(async () => {
@@ -456,7 +703,12 @@ describe("the matrix covers everything there is", () => {
       const mod = (await import(path.join(ROOT, file))) as Record<string, unknown>;
       exported.push(...Object.keys(mod).filter((k) => k.endsWith("Action")));
     }
-    expect(exported.sort()).toEqual(targets.filter((t) => t.name.endsWith("Action")).map((t) => t.name).sort());
+    expect(exported.sort()).toEqual(
+      targets
+        .filter((t) => t.name.endsWith("Action"))
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
   it("every route handler in app/api has a row, or a matrix of its own", async () => {
@@ -465,9 +717,12 @@ describe("the matrix covers everything there is", () => {
       if (file in ELSEWHERE) continue;
       const mod = (await import(path.join(ROOT, file))) as Record<string, unknown>;
       const route = `/${path.dirname(file).slice("app/".length)}`;
-      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) if (typeof mod[method] === "function") served.push(`${method} ${route}`);
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
+        if (typeof mod[method] === "function") served.push(`${method} ${route}`);
     }
-    const rows = new Set(targets.filter((t) => !t.name.endsWith("Action")).map((t) => t.name.split("?")[0]!));
+    const rows = new Set(
+      targets.filter((t) => !t.name.endsWith("Action")).map((t) => t.name.split("?")[0]!),
+    );
     expect(served.sort()).toEqual([...rows].sort());
   });
 
@@ -475,7 +730,9 @@ describe("the matrix covers everything there is", () => {
     const pages = filesUnder("app/(dashboard)", /^page\.tsx$/).sort();
     expect(pages).toEqual(Object.keys(PAGES).sort());
     for (const page of pages) {
-      const guards = [...readFileSync(path.join(ROOT, page), "utf8").matchAll(/requirePage\("(\w+)"\)/g)].map((m) => m[1]);
+      const guards = [
+        ...readFileSync(path.join(ROOT, page), "utf8").matchAll(/requirePage\("(\w+)"\)/g),
+      ].map((m) => m[1]);
       expect({ page, guards }).toEqual({ page, guards: [PAGES[page]] });
     }
   });
@@ -499,18 +756,27 @@ describe("every action and route, by every caller", () => {
         const after = want === "ok" ? await settled() : await fingerprint();
         const changed = changedTables(before, after);
         const where = `${target.name} by ${caller.name}`;
-        if (outcome.status !== want) problems.push(`${where}: expected ${want}, got ${outcome.detail}`);
+        if (outcome.status !== want)
+          problems.push(`${where}: expected ${want}, got ${outcome.detail}`);
         if (want !== "ok") {
           if (changed.length) problems.push(`${where}: refused, yet changed ${changed.join(", ")}`);
           continue;
         }
-        const unaudited = changed.filter((t) => t !== "audit_log" && !(target.data ?? []).includes(t));
+        const unaudited = changed.filter(
+          (t) => t !== "audit_log" && !(target.data ?? []).includes(t),
+        );
         if (!unaudited.length) continue;
         const rows = await newAuditRows(auditFrom);
         const mine = rows.filter((r) => r.actorId === caller.userId);
         const others = rows.filter((r) => r.actorId !== caller.userId);
-        if (!mine.length) problems.push(`${where}: changed ${unaudited.join(", ")} with no audit row naming the caller`);
-        if (others.length) problems.push(`${where}: audit rows name someone else: ${others.map((r) => `${r.action} by ${r.actorLabel}`).join(", ")}`);
+        if (!mine.length)
+          problems.push(
+            `${where}: changed ${unaudited.join(", ")} with no audit row naming the caller`,
+          );
+        if (others.length)
+          problems.push(
+            `${where}: audit rows name someone else: ${others.map((r) => `${r.action} by ${r.actorLabel}`).join(", ")}`,
+          );
         if (mine.length) audited += 1;
       }
     }
@@ -524,18 +790,30 @@ describe("every action and route, by every caller", () => {
 });
 
 describe("every dashboard page's guard, by every caller", () => {
-  it.each(RANKS)("a page that needs %s sends anonymous and key callers to sign-in, refuses lower ranks, admits the rest", async (needed) => {
-    const outcomes: string[] = [];
-    for (const caller of callers) {
-      requestHeaders = new Headers(caller.headers);
-      const got = await requirePage(needed).then(
-        (user) => `admitted ${user.role}`,
-        (error: unknown) => (error instanceof Redirected ? `redirected to ${error.message}` : error instanceof Forbidden ? "forbidden" : `threw ${String(error)}`),
-      );
-      requestHeaders = new Headers();
-      const want = !caller.role ? "redirected to /sign-in" : RANKS.indexOf(caller.role) >= RANKS.indexOf(needed) ? `admitted ${caller.role}` : "forbidden";
-      if (got !== want) outcomes.push(`${caller.name}: expected ${want}, got ${got}`);
-    }
-    expect(outcomes).toEqual([]);
-  });
+  it.each(RANKS)(
+    "a page that needs %s sends anonymous and key callers to sign-in, refuses lower ranks, admits the rest",
+    async (needed) => {
+      const outcomes: string[] = [];
+      for (const caller of callers) {
+        requestHeaders = new Headers(caller.headers);
+        const got = await requirePage(needed).then(
+          (user) => `admitted ${user.role}`,
+          (error: unknown) =>
+            error instanceof Redirected
+              ? `redirected to ${error.message}`
+              : error instanceof Forbidden
+                ? "forbidden"
+                : `threw ${String(error)}`,
+        );
+        requestHeaders = new Headers();
+        const want = !caller.role
+          ? "redirected to /sign-in"
+          : RANKS.indexOf(caller.role) >= RANKS.indexOf(needed)
+            ? `admitted ${caller.role}`
+            : "forbidden";
+        if (got !== want) outcomes.push(`${caller.name}: expected ${want}, got ${got}`);
+      }
+      expect(outcomes).toEqual([]);
+    },
+  );
 });

@@ -11,16 +11,23 @@ const BUNDLE = path.join(ROOT, "dist", "cli", "main.mjs");
 function bundleIsCurrent(): boolean {
   if (!existsSync(BUNDLE)) return false;
   const built = statSync(BUNDLE).mtimeMs;
-  const sources = JSON.parse(readFileSync(path.join(ROOT, "dist", "cli", "sources.json"), "utf8")) as string[];
+  const sources = JSON.parse(
+    readFileSync(path.join(ROOT, "dist", "cli", "sources.json"), "utf8"),
+  ) as string[];
   return sources.every((source) => statSync(path.join(ROOT, source)).mtimeMs <= built);
 }
 
 /** Builds dist/hook.mjs and dist/cli/ when missing or older than their sources, as `npm install` would. Returns a failure, or null. */
 export function ensureBundles(): string | null {
   for (const script of ["build-hook.mjs", "build-cli.mjs"]) {
-    const built = script === "build-cli.mjs" ? bundleIsCurrent() : existsSync(path.join(ROOT, "dist", "hook.mjs"));
+    const built =
+      script === "build-cli.mjs"
+        ? bundleIsCurrent()
+        : existsSync(path.join(ROOT, "dist", "hook.mjs"));
     if (built) continue;
-    const result = spawnSync(process.execPath, [path.join(ROOT, "scripts", script)], { encoding: "utf8" });
+    const result = spawnSync(process.execPath, [path.join(ROOT, "scripts", script)], {
+      encoding: "utf8",
+    });
     if (result.status !== 0) return `${script} failed: ${result.stderr}`;
   }
   return null;

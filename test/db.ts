@@ -21,7 +21,9 @@ declare module "vitest" {
 export function assertLocal(url: string): void {
   const host = new URL(url).hostname;
   if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) {
-    throw new Error(`Refusing to run database tests against ${host}: DATABASE_URL must point at this machine.`);
+    throw new Error(
+      `Refusing to run database tests against ${host}: DATABASE_URL must point at this machine.`,
+    );
   }
 }
 
@@ -31,8 +33,13 @@ export function migrateWithPrisma(target: { databaseUrl?: string; dataDir?: stri
   delete env.DATABASE_URL;
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   if (target.dataDir) env.CHARTER_DATA_DIR = target.dataDir;
-  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"], { cwd: ROOT, env, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`prisma migrate deploy failed:\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"],
+    { cwd: ROOT, env, encoding: "utf8" },
+  );
+  if (result.status !== 0)
+    throw new Error(`prisma migrate deploy failed:\n${result.stdout}\n${result.stderr}`);
   return result.stdout + result.stderr;
 }
 
@@ -41,7 +48,10 @@ export function migrateWithPrisma(target: { databaseUrl?: string; dataDir?: stri
  * the shared PostgreSQL test database when DATABASE_URL is set (tests make
  * unique data instead of truncating), else a private copy of a migrated PGlite.
  */
-export async function setupTestDatabase(): Promise<{ target: DatabaseTarget; teardown: () => Promise<void> }> {
+export async function setupTestDatabase(): Promise<{
+  target: DatabaseTarget;
+  teardown: () => Promise<void>;
+}> {
   const pgUrl = inject("pgUrl");
   if (pgUrl) {
     const target: DatabaseTarget = { kind: "postgres", url: pgUrl };

@@ -58,33 +58,57 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Starts the server on `port` (0: a free one), keeping ids in `store` (a fresh one by default). */
-export async function startEventsServer(options: { port?: number; store?: EventsStore; behaviour?: EventsBehaviour } = {}): Promise<EventsServer> {
+export async function startEventsServer(
+  options: { port?: number; store?: EventsStore; behaviour?: EventsBehaviour } = {},
+): Promise<EventsServer> {
   const store = options.store ?? createEventsStore();
   const behaviour: EventsBehaviour = { ...options.behaviour };
   const sockets = new Set<Socket>();
   const { wait, cancelAll } = cancellableTimers();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== "POST" || req.url !== "/api/v1/events") return send(res, 404, { error: { code: "not_found", message: "No such route.", details: null } });
+    if (req.method !== "POST" || req.url !== "/api/v1/events")
+      return send(res, 404, {
+        error: { code: "not_found", message: "No such route.", details: null },
+      });
     const text = await readBody(req);
     store.requests++;
     if (behaviour.apiKey !== undefined && req.headers["x-api-key"] !== behaviour.apiKey) {
-      return send(res, 401, { error: { code: "unauthorized", message: "Invalid API key.", details: null } });
+      return send(res, 401, {
+        error: { code: "unauthorized", message: "Invalid API key.", details: null },
+      });
     }
-    if (behaviour.status) return send(res, behaviour.status, { error: { code: "scripted", message: `Scripted ${behaviour.status}.`, details: null } });
+    if (behaviour.status)
+      return send(res, behaviour.status, {
+        error: { code: "scripted", message: `Scripted ${behaviour.status}.`, details: null },
+      });
     let parsed;
     try {
       parsed = eventsRequestSchema.safeParse(JSON.parse(text));
     } catch {
-      return send(res, 400, { error: { code: "bad_json", message: "The body is not JSON.", details: null } });
+      return send(res, 400, {
+        error: { code: "bad_json", message: "The body is not JSON.", details: null },
+      });
     }
-    if (!parsed.success) return send(res, 422, { error: { code: "invalid", message: parsed.error.message, details: parsed.error.issues } });
+    if (!parsed.success)
+      return send(res, 422, {
+        error: { code: "invalid", message: parsed.error.message, details: parsed.error.issues },
+      });
     const events = "events" in parsed.data ? parsed.data.events : [parsed.data];
     const refusals = events.flatMap((event, index) => {
       const reason = behaviour.reject?.(event);
-      return reason === undefined ? [] : [{ path: "events" in parsed.data ? ["events", index] : [], message: reason }];
+      return reason === undefined
+        ? []
+        : [{ path: "events" in parsed.data ? ["events", index] : [], message: reason }];
     });
-    if (refusals.length) return send(res, 422, { error: { code: "invalid_event", message: refusals.map((r) => r.message).join("; "), details: refusals } });
+    if (refusals.length)
+      return send(res, 422, {
+        error: {
+          code: "invalid_event",
+          message: refusals.map((r) => r.message).join("; "),
+          details: refusals,
+        },
+      });
     const seen = new Set(store.arrivals);
     const results: EventResult[] = events.map((event) => {
       store.arrivals.push(event.id);
@@ -92,7 +116,11 @@ export async function startEventsServer(options: { port?: number; store?: Events
       seen.add(event.id);
       store.events.push(event);
       const context = event.type === "UserPromptSubmit" ? behaviour.context?.(event) : undefined;
-      return { id: event.id, status: "accepted", ...(context ? { additional_context: context } : {}) };
+      return {
+        id: event.id,
+        status: "accepted",
+        ...(context ? { additional_context: context } : {}),
+      };
     });
     if (behaviour.delayMs) await wait(behaviour.delayMs);
     const accepted = results.filter((r) => r.status === "accepted").length;
@@ -100,7 +128,9 @@ export async function startEventsServer(options: { port?: number; store?: Events
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => send(res, 500, { error: { code: "internal", message: String(error), details: null } }));
+    handle(req, res).catch((error: unknown) =>
+      send(res, 500, { error: { code: "internal", message: String(error), details: null } }),
+    );
   });
   server.on("connection", (socket) => {
     sockets.add(socket);
@@ -116,8 +146,16 @@ export async function startEventsServer(options: { port?: number; store?: Events
   async function shutDown(): Promise<void> {
     cancelAll();
     for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
   }
 
-  return { url: `http://127.0.0.1:${port}`, port, store, behaviour, close: () => (closing ??= shutDown()) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    store,
+    behaviour,
+    close: () => (closing ??= shutDown()),
+  };
 }

@@ -48,7 +48,9 @@ export type ScriptedEmbeddingReply = {
   usage?: { prompt_tokens: number };
 };
 
-export type ScriptedEmbeddingScript = (req: ScriptedEmbeddingRequest) => ScriptedEmbeddingReply | Promise<ScriptedEmbeddingReply>;
+export type ScriptedEmbeddingScript = (
+  req: ScriptedEmbeddingRequest,
+) => ScriptedEmbeddingReply | Promise<ScriptedEmbeddingReply>;
 
 export type ScriptedLlmServer = {
   /** Base URL for the SDK, e.g. http://127.0.0.1:PORT/v1. */
@@ -73,7 +75,14 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function errorBody(status: number): unknown {
-  return { error: { message: `Scripted error ${status}`, type: status >= 500 ? "server_error" : "invalid_request_error", param: null, code: null } };
+  return {
+    error: {
+      message: `Scripted error ${status}`,
+      type: status >= 500 ? "server_error" : "invalid_request_error",
+      param: null,
+      code: null,
+    },
+  };
 }
 
 function completionBody(model: string, reply: ScriptedReply): unknown {
@@ -83,7 +92,14 @@ function completionBody(model: string, reply: ScriptedReply): unknown {
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: "assistant", content: reply.content ?? "", refusal: null }, finish_reason: "stop", logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: reply.content ?? "", refusal: null },
+        finish_reason: "stop",
+        logprobs: null,
+      },
+    ],
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   };
 }
@@ -97,9 +113,18 @@ export function hashVector(text: string, dimensions = 8): number[] {
 function embeddingBody(request: ScriptedEmbeddingRequest, reply: ScriptedEmbeddingReply): unknown {
   const vector = reply.vector ?? hashVector;
   // Plain lists whatever encoding_format asks for, as many OpenAI-compatible servers answer.
-  const data = request.input.map((text, index) => ({ object: "embedding", index, embedding: vector(text) }));
+  const data = request.input.map((text, index) => ({
+    object: "embedding",
+    index,
+    embedding: vector(text),
+  }));
   const tokens = reply.usage?.prompt_tokens ?? request.input.length;
-  return { object: "list", model: request.model, data: reply.reversed ? data.reverse() : data, usage: { prompt_tokens: tokens, total_tokens: tokens } };
+  return {
+    object: "list",
+    model: request.model,
+    data: reply.reversed ? data.reverse() : data,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -119,31 +144,63 @@ export async function startScriptedLlmServer(
   const { wait, cancelAll } = cancellableTimers();
   let accepted = 0;
 
-  async function embed(req: IncomingMessage, res: ServerResponse, embeddings: ScriptedEmbeddingScript): Promise<void> {
-    const body = (await readJson(req)) as { model?: string; input?: string | string[]; encoding_format?: string };
+  async function embed(
+    req: IncomingMessage,
+    res: ServerResponse,
+    embeddings: ScriptedEmbeddingScript,
+  ): Promise<void> {
+    const body = (await readJson(req)) as {
+      model?: string;
+      input?: string | string[];
+      encoding_format?: string;
+    };
     const input = typeof body.input === "string" ? [body.input] : (body.input ?? []);
-    const request: ScriptedEmbeddingRequest = { model: body.model ?? "", input, encoding_format: body.encoding_format, body, headers: req.headers };
+    const request: ScriptedEmbeddingRequest = {
+      model: body.model ?? "",
+      input,
+      encoding_format: body.encoding_format,
+      body,
+      headers: req.headers,
+    };
     embeddingRequests.push(request);
     const reply = await embeddings(request);
     if (reply.delayMs) await wait(reply.delayMs);
-    if (reply.status && reply.status >= 400) return send(res, reply.status, reply.errorBody ?? errorBody(reply.status));
+    if (reply.status && reply.status >= 400)
+      return send(res, reply.status, reply.errorBody ?? errorBody(reply.status));
     send(res, reply.status ?? 200, reply.body ?? embeddingBody(request, reply));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method === "POST" && req.url === "/v1/embeddings" && options.embeddings) return embed(req, res, options.embeddings);
-    if (req.method !== "POST" || req.url !== "/v1/chat/completions") return send(res, 404, errorBody(404));
-    const body = (await readJson(req)) as { model?: string; messages?: ScriptedRequest["messages"]; response_format?: unknown };
-    const request: ScriptedRequest = { model: body.model ?? "", messages: body.messages ?? [], response_format: body.response_format, body, headers: req.headers };
+    if (req.method === "POST" && req.url === "/v1/embeddings" && options.embeddings)
+      return embed(req, res, options.embeddings);
+    if (req.method !== "POST" || req.url !== "/v1/chat/completions")
+      return send(res, 404, errorBody(404));
+    const body = (await readJson(req)) as {
+      model?: string;
+      messages?: ScriptedRequest["messages"];
+      response_format?: unknown;
+    };
+    const request: ScriptedRequest = {
+      model: body.model ?? "",
+      messages: body.messages ?? [],
+      response_format: body.response_format,
+      body,
+      headers: req.headers,
+    };
     requests.push(request);
     const reply = await script(request);
     if (reply.delayMs) await wait(reply.delayMs);
-    if (reply.status && reply.status >= 400) return send(res, reply.status, reply.errorBody ?? errorBody(reply.status));
+    if (reply.status && reply.status >= 400)
+      return send(res, reply.status, reply.errorBody ?? errorBody(reply.status));
     send(res, reply.status ?? 200, completionBody(request.model, reply));
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => send(res, 500, { error: { message: String(error), type: "server_error", param: null, code: null } }));
+    handle(req, res).catch((error: unknown) =>
+      send(res, 500, {
+        error: { message: String(error), type: "server_error", param: null, code: null },
+      }),
+    );
   });
   server.on("connection", (socket) => {
     accepted++;
@@ -157,7 +214,9 @@ export async function startScriptedLlmServer(
   async function shutDown(): Promise<void> {
     cancelAll();
     for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
   }
 
   return {

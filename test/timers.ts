@@ -1,5 +1,8 @@
 /** Delays that a test server can cancel all at once when it closes, so no test waits on a dead timer. */
-export function cancellableTimers(): { wait: (ms: number) => Promise<void>; cancelAll: () => void } {
+export function cancellableTimers(): {
+  wait: (ms: number) => Promise<void>;
+  cancelAll: () => void;
+} {
   const timers = new Set<NodeJS.Timeout>();
   return {
     wait: (ms) =>

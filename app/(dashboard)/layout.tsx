@@ -19,14 +19,20 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           Charter
         </Link>
         <div className="flex items-center gap-3 text-sm text-slate-600">
-          <Badge tone={dbKind() === "embedded" ? "amber" : "green"}>{dbKind() === "embedded" ? "embedded database" : "PostgreSQL"}</Badge>
+          <Badge tone={dbKind() === "embedded" ? "amber" : "green"}>
+            {dbKind() === "embedded" ? "embedded database" : "PostgreSQL"}
+          </Badge>
           <span data-testid="current-user">{user.email}</span>
           <Badge tone="indigo">{user.role}</Badge>
           <SignOutButton />
         </div>
       </header>
       <div className="flex">
-        <nav aria-label="Main" className="w-56 shrink-0 border-r border-slate-200 bg-white px-3 py-6" style={{ minHeight: "calc(100vh - 3.5rem)" }}>
+        <nav
+          aria-label="Main"
+          className="w-56 shrink-0 border-r border-slate-200 bg-white px-3 py-6"
+          style={{ minHeight: "calc(100vh - 3.5rem)" }}
+        >
           <Nav items={NAV_ITEMS} />
           <Nav items={adminItems} heading="Administration" />
         </nav>

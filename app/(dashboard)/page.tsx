@@ -19,9 +19,22 @@ export const metadata: Metadata = { title: "Overview" };
 
 const TREND_DAYS = 30;
 
-function Stat({ label, value, href, testId }: { label: string; value: number; href: string; testId: string }) {
+function Stat({
+  label,
+  value,
+  href,
+  testId,
+}: {
+  label: string;
+  value: number;
+  href: string;
+  testId: string;
+}) {
   return (
-    <Link href={href} className="block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300">
+    <Link
+      href={href}
+      className="block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-indigo-300"
+    >
       <p className="text-sm text-slate-500">{label}</p>
       <p data-testid={testId} className="mt-1 text-3xl font-semibold tabular-nums text-slate-900">
         {formatCount(value)}
@@ -39,14 +52,30 @@ async function demoLoadable(role: string | null | undefined): Promise<boolean> {
 
 export default async function OverviewPage() {
   const user = await requirePage("viewer");
-  const [stats, canLoadDemo] = await Promise.all([overviewStats(TREND_DAYS), demoLoadable(user.role)]);
+  const [stats, canLoadDemo] = await Promise.all([
+    overviewStats(TREND_DAYS),
+    demoLoadable(user.role),
+  ]);
   return (
     <>
-      <PageHeader title="Overview" description={`Signed in as ${user.name || user.email}. Charter scores every agent turn against the seven constitutional principles.`} />
+      <PageHeader
+        title="Overview"
+        description={`Signed in as ${user.name || user.email}. Charter scores every agent turn against the seven constitutional principles.`}
+      />
       <div className="space-y-6">
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-          <Stat label="Scored turns" value={stats.totals.turns} href="/turns" testId="total-turns" />
-          <Stat label="Agent sessions" value={stats.totals.sessions} href="/sessions" testId="total-sessions" />
+          <Stat
+            label="Scored turns"
+            value={stats.totals.turns}
+            href="/turns"
+            testId="total-turns"
+          />
+          <Stat
+            label="Agent sessions"
+            value={stats.totals.sessions}
+            href="/sessions"
+            testId="total-sessions"
+          />
         </div>
         {stats.totals.turns === 0 ? (
           <NoTurns canLoadDemo={canLoadDemo} />

@@ -21,16 +21,30 @@ export type Target = {
 /** Refuses anything but this machine: the fuzzer sends garbage by the thousand. */
 export function assertLoopback(url: string): void {
   const host = new URL(url).hostname;
-  if (!LOOPBACK.has(host)) throw new Error(`Refusing to fuzz ${host}: the URL must be on this machine (127.0.0.1, localhost or ::1).`);
+  if (!LOOPBACK.has(host))
+    throw new Error(
+      `Refusing to fuzz ${host}: the URL must be on this machine (127.0.0.1, localhost or ::1).`,
+    );
 }
 
 /** The server named by CHARTER_URL / CHARTER_API_KEY (CHARTER_COOKIE, CHARTER_SERVER_PID optional). */
 export function givenServer(env: NodeJS.ProcessEnv): Target {
   const url = env.CHARTER_URL!.replace(/\/+$/, "");
   assertLoopback(url);
-  if (!env.CHARTER_API_KEY) throw new Error("CHARTER_URL is set but CHARTER_API_KEY is not: give a key with the ingest and read scopes.");
-  const pid = env.CHARTER_SERVER_PID ? Number(env.CHARTER_SERVER_PID) : listenerPid(Number(new URL(url).port || 80));
-  return { url, key: env.CHARTER_API_KEY, cookie: env.CHARTER_COOKIE ?? null, pid, stop: async () => undefined };
+  if (!env.CHARTER_API_KEY)
+    throw new Error(
+      "CHARTER_URL is set but CHARTER_API_KEY is not: give a key with the ingest and read scopes.",
+    );
+  const pid = env.CHARTER_SERVER_PID
+    ? Number(env.CHARTER_SERVER_PID)
+    : listenerPid(Number(new URL(url).port || 80));
+  return {
+    url,
+    key: env.CHARTER_API_KEY,
+    cookie: env.CHARTER_COOKIE ?? null,
+    pid,
+    stop: async () => undefined,
+  };
 }
 
 /**
@@ -39,11 +53,24 @@ export function givenServer(env: NodeJS.ProcessEnv): Target {
  */
 export async function startServer(port: number): Promise<Target> {
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
-    throw new Error("There is no production build (.next/BUILD_ID): run `npm run build` first, or point CHARTER_URL at a running server.");
+    throw new Error(
+      "There is no production build (.next/BUILD_ID): run `npm run build` first, or point CHARTER_URL at a running server.",
+    );
   }
-  const server = await startBenchServer({ port, scopes: ["ingest", "read"], signIn: true, stderr: "inherit" });
+  const server = await startBenchServer({
+    port,
+    scopes: ["ingest", "read"],
+    signIn: true,
+    stderr: "inherit",
+  });
   try {
-    return { url: server.url, key: server.key, cookie: await signIn(server.signInLink!), pid: listenerPid(port), stop: server.stop };
+    return {
+      url: server.url,
+      key: server.key,
+      cookie: await signIn(server.signInLink!),
+      pid: listenerPid(port),
+      stop: server.stop,
+    };
   } catch (error) {
     await server.stop();
     throw error;

@@ -6,7 +6,14 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -46,22 +53,42 @@ export async function waitHealthy(url: string, timeoutMs = 300_000): Promise<num
     } catch {
       // not up yet
     }
-    if (performance.now() - started > timeoutMs) throw new Error(`the server at ${url} did not become healthy`);
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`the server at ${url} did not become healthy`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-export async function startBenchServer(options: { port: number; scopes?: string[]; signIn?: boolean; env?: Record<string, string>; /** "inherit" shows the server's errors (the fuzz bench does). */ stderr?: "inherit" }): Promise<BenchServer> {
+export async function startBenchServer(options: {
+  port: number;
+  scopes?: string[];
+  signIn?: boolean;
+  env?: Record<string, string>;
+  /** "inherit" shows the server's errors (the fuzz bench does). */ stderr?: "inherit";
+}): Promise<BenchServer> {
   const db = `charter_bench_${process.pid}_${options.port}`;
   await admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${db}`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-bench-"));
   const url = `http://127.0.0.1:${options.port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `${PG_SERVER}/${db}`, CHARTER_DATA_DIR: dataDir, BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), BETTER_AUTH_URL: url, NODE_ENV: "production", ...options.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: `${PG_SERVER}/${db}`,
+    CHARTER_DATA_DIR: dataDir,
+    BETTER_AUTH_SECRET: randomBytes(32).toString("hex"),
+    BETTER_AUTH_URL: url,
+    NODE_ENV: "production",
+    ...options.env,
+  };
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
 
-  const migrated = spawnSync(process.execPath, [BIN, "db", "migrate"], { env, cwd: ROOT, stdio: ["ignore", "inherit", "pipe"], encoding: "utf8" });
+  const migrated = spawnSync(process.execPath, [BIN, "db", "migrate"], {
+    env,
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "pipe"],
+    encoding: "utf8",
+  });
   if (migrated.status !== 0) throw new Error(`charter db migrate failed: ${migrated.stderr}`);
   // An admin, an API key and (when asked) a sign-in link, made in a child process with the
   // server's environment: the link is the child's own and works against the same database.
@@ -79,11 +106,26 @@ export async function startBenchServer(options: { port: number; scopes?: string[
       `await closeDb();`,
     ].join("\n"),
   );
-  const made = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["--tsconfig", path.join(ROOT, "tsconfig.json"), keyScript], { env, cwd: ROOT, encoding: "utf8" });
-  const [key, signInLink = null] = made.stdout.trim().split("\n").slice(options.signIn ? -2 : -1);
-  if (!key?.startsWith("chk_") || (options.signIn && !signInLink)) throw new Error(`could not make an API key${options.signIn ? " and a sign-in link" : ""}: ${made.stderr}`);
+  const made = spawnSync(
+    path.join(ROOT, "node_modules/.bin/tsx"),
+    ["--tsconfig", path.join(ROOT, "tsconfig.json"), keyScript],
+    { env, cwd: ROOT, encoding: "utf8" },
+  );
+  const [key, signInLink = null] = made.stdout
+    .trim()
+    .split("\n")
+    .slice(options.signIn ? -2 : -1);
+  if (!key?.startsWith("chk_") || (options.signIn && !signInLink))
+    throw new Error(
+      `could not make an API key${options.signIn ? " and a sign-in link" : ""}: ${made.stderr}`,
+    );
 
-  const child = spawn(process.execPath, [BIN, "serve", "--port", String(options.port)], { env, cwd: ROOT, stdio: ["ignore", "pipe", options.stderr ?? "pipe"], detached: true });
+  const child = spawn(process.execPath, [BIN, "serve", "--port", String(options.port)], {
+    env,
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", options.stderr ?? "pipe"],
+    detached: true,
+  });
   child.stdout?.resume();
   child.stderr?.resume();
   const stop = async () => {
@@ -101,7 +143,16 @@ export async function startBenchServer(options: { port: number; scopes?: string[
     await stop();
     throw error;
   }
-  return { url, key, signInLink, databaseUrl: `${PG_SERVER}/${db}`, dataDir, process: child, env, stop };
+  return {
+    url,
+    key,
+    signInLink,
+    databaseUrl: `${PG_SERVER}/${db}`,
+    dataDir,
+    process: child,
+    env,
+    stop,
+  };
 }
 
 /** The pid of this user's process listening on a TCP port, from /proc (null when not found). */

@@ -20,12 +20,20 @@ export function registerAudit(program: Command): void {
     .description("Check the audit log's hash chain; exit 1 naming each break")
     .option("--json", "print {intact, rows, from, through, headHash, breaks, breaksOmitted}")
     .option("--max-breaks <n>", "list at most this many breaks (default 100)")
-    .option("--expect-head <seq:hash>", "a row and hash recorded from an earlier run (through:headHash): fail unless that row is still there with that hash")
+    .option(
+      "--expect-head <seq:hash>",
+      "a row and hash recorded from an earlier run (through:headHash): fail unless that row is still there with that hash",
+    )
     .addHelpText("after", VERIFY_HELP)
     .action(async (options: { json?: boolean; maxBreaks?: string; expectHead?: string }) => {
       const maxBreaks = parseMaxBreaks(options.maxBreaks);
-      const expectHead = options.expectHead === undefined ? undefined : parseExpectedHead(options.expectHead);
-      if (expectHead === null) throw new CliError(`--expect-head must be <seq>:<64 hex digits>, as verify prints through and headHash (got "${options.expectHead}").`, EXIT.usage);
+      const expectHead =
+        options.expectHead === undefined ? undefined : parseExpectedHead(options.expectHead);
+      if (expectHead === null)
+        throw new CliError(
+          `--expect-head must be <seq>:<64 hex digits>, as verify prints through and headHash (got "${options.expectHead}").`,
+          EXIT.usage,
+        );
       const report = await withDatabase(async () => {
         const { auditChain } = await import("@/lib/db/audit");
         return auditChain.verify({ maxBreaks, expectHead });
@@ -34,12 +42,19 @@ export function registerAudit(program: Command): void {
         const { complete: _complete, ...rest } = report;
         console.log(JSON.stringify(rest, null, 2));
       } else if (report.intact) {
-        console.log(report.rows === 0 ? "charter: the audit log is empty." : `charter: audit chain intact: ${report.rows} rows, through row ${report.through} (hash ${report.headHash}).`);
+        console.log(
+          report.rows === 0
+            ? "charter: the audit log is empty."
+            : `charter: audit chain intact: ${report.rows} rows, through row ${report.through} (hash ${report.headHash}).`,
+        );
       } else {
         const count = report.breaks.length + report.breaksOmitted;
-        console.log(`charter: audit chain broken: ${count} break${count === 1 ? "" : "s"} in ${report.rows} rows.`);
+        console.log(
+          `charter: audit chain broken: ${count} break${count === 1 ? "" : "s"} in ${report.rows} rows.`,
+        );
         for (const b of report.breaks) console.log(`  ${b.kind}: ${b.reason}`);
-        if (report.breaksOmitted > 0) console.log(`  … and ${report.breaksOmitted} more (raise --max-breaks).`);
+        if (report.breaksOmitted > 0)
+          console.log(`  … and ${report.breaksOmitted} more (raise --max-breaks).`);
       }
       process.exitCode = report.intact ? EXIT.ok : EXIT.invalid;
     });
@@ -49,7 +64,10 @@ function parseMaxBreaks(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 100_000) {
-    throw new CliError(`--max-breaks must be a whole number from 1 to 100000 (got "${value}").`, EXIT.usage);
+    throw new CliError(
+      `--max-breaks must be a whole number from 1 to 100000 (got "${value}").`,
+      EXIT.usage,
+    );
   }
   return n;
 }

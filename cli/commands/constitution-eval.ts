@@ -24,13 +24,28 @@ import { createEmbeddingClient } from "@/lib/llm/embeddings";
 import { CliError } from "../errors";
 import { formatComparison, formatReplay, formatReport } from "./eval-format";
 
-type Options = { dir?: string; eval?: string; against?: string; prompts?: string; semantic?: boolean; json?: boolean };
+type Options = {
+  dir?: string;
+  eval?: string;
+  against?: string;
+  prompts?: string;
+  semantic?: boolean;
+  json?: boolean;
+};
 
 async function loadValid(dir: string): Promise<Extract<ParseResult, { ok: true }>> {
   const result = await loadConstitution(dir);
   if (!result.ok) {
-    for (const issue of result.issues) console.error(formatIssue({ ...issue, file: path.join(path.relative(process.cwd(), dir) || ".", issue.file) }));
-    throw new CliError(`${dir} is not a valid constitution (${result.issues.length} ${result.issues.length === 1 ? "problem" : "problems"}).`);
+    for (const issue of result.issues)
+      console.error(
+        formatIssue({
+          ...issue,
+          file: path.join(path.relative(process.cwd(), dir) || ".", issue.file),
+        }),
+      );
+    throw new CliError(
+      `${dir} is not a valid constitution (${result.issues.length} ${result.issues.length === 1 ? "problem" : "problems"}).`,
+    );
   }
   return result;
 }
@@ -41,12 +56,18 @@ async function evalFile(file: string, dir: string): Promise<EvalSet> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new CliError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    throw new CliError(
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+    );
   }
   const { files } = await loadConstitution(dir);
-  const result = parseConstitution([...files.filter((f) => !f.path.startsWith("eval/")), { path: `eval/${path.basename(file)}`, text }]);
+  const result = parseConstitution([
+    ...files.filter((f) => !f.path.startsWith("eval/")),
+    { path: `eval/${path.basename(file)}`, text },
+  ]);
   if (!result.ok) {
-    for (const issue of result.issues) console.error(formatIssue(issue.file.startsWith("eval/") ? { ...issue, file } : issue));
+    for (const issue of result.issues)
+      console.error(formatIssue(issue.file.startsWith("eval/") ? { ...issue, file } : issue));
     throw new CliError(`${file} is not a valid eval file for ${dir}.`);
   }
   return result.evals;
@@ -64,7 +85,8 @@ async function promptsFile(file: string): Promise<string[]> {
     .map((line) => {
       if (!line.startsWith("{")) return line;
       const prompt = (JSON.parse(line) as { prompt?: unknown }).prompt;
-      if (typeof prompt !== "string") throw new CliError(`${file}: a JSON line has no "prompt" string.`);
+      if (typeof prompt !== "string")
+        throw new CliError(`${file}: a JSON line has no "prompt" string.`);
       return prompt;
     });
 }
@@ -72,19 +94,38 @@ async function promptsFile(file: string): Promise<string[]> {
 export function registerConstitutionEval(constitution: Command): void {
   constitution
     .command("eval")
-    .description("Run the constitution's eval set (eval/*.yaml) on the lexical path: recall, hit rate, false injections, traps, size, latency; exit 1 when a threshold is missed")
-    .option("--dir <dir>", "constitution directory", path.relative(process.cwd(), SHIPPED_CONSTITUTION_DIR) || ".")
+    .description(
+      "Run the constitution's eval set (eval/*.yaml) on the lexical path: recall, hit rate, false injections, traps, size, latency; exit 1 when a threshold is missed",
+    )
+    .option(
+      "--dir <dir>",
+      "constitution directory",
+      path.relative(process.cwd(), SHIPPED_CONSTITUTION_DIR) || ".",
+    )
     .option("--eval <file>", "use this eval file instead of the directory's eval/*.yaml")
-    .option("--against <dir>", "compare with this constitution directory (the base, e.g. main's): gained and lost hits, new false injections")
-    .option("--prompts <file>", "with --against: also replay these prompts (one per line, or JSON lines with a prompt field)")
-    .option("--semantic", "also run the hybrid path (needs CHARTER_EMBEDDING_MODEL and OPENAI_BASE_URL or OPENAI_API_KEY) and calibrate its similarity floor and ceiling on the set")
+    .option(
+      "--against <dir>",
+      "compare with this constitution directory (the base, e.g. main's): gained and lost hits, new false injections",
+    )
+    .option(
+      "--prompts <file>",
+      "with --against: also replay these prompts (one per line, or JSON lines with a prompt field)",
+    )
+    .option(
+      "--semantic",
+      "also run the hybrid path (needs CHARTER_EMBEDDING_MODEL and OPENAI_BASE_URL or OPENAI_API_KEY) and calibrate its similarity floor and ceiling on the set",
+    )
     .option("--json", "print the report as JSON")
     .action(async (options: Options) => {
-      if (options.prompts && !options.against) throw new CliError("--prompts needs --against: a replay compares two constitutions.", 2);
+      if (options.prompts && !options.against)
+        throw new CliError("--prompts needs --against: a replay compares two constitutions.", 2);
       const dir = path.resolve(options.dir ?? SHIPPED_CONSTITUTION_DIR);
       const draft = await loadValid(dir);
       const set = options.eval ? await evalFile(path.resolve(options.eval), dir) : draft.evals;
-      if (set.cases.length === 0) throw new CliError(`${dir} has no eval cases: add eval/*.yaml (see docs/evals.md) or pass --eval <file>.`);
+      if (set.cases.length === 0)
+        throw new CliError(
+          `${dir} has no eval cases: add eval/*.yaml (see docs/evals.md) or pass --eval <file>.`,
+        );
       const store = new ConstitutionStore(draft.constitution);
       const report = await evalLexical(store, set);
 
@@ -93,19 +134,56 @@ export function registerConstitutionEval(constitution: Command): void {
       let comparison: EvalComparison | undefined;
       let replay: ReplayImpact | undefined;
       if (options.against) {
-        const base = new ConstitutionStore((await loadValid(path.resolve(options.against))).constitution);
+        const base = new ConstitutionStore(
+          (await loadValid(path.resolve(options.against))).constitution,
+        );
         comparison = compareEvals(await evalLexical(base, set), report);
-        if (options.prompts) replay = replayImpact(await promptsFile(path.resolve(options.prompts)), injectedIds(base), injectedIds(store));
+        if (options.prompts)
+          replay = replayImpact(
+            await promptsFile(path.resolve(options.prompts)),
+            injectedIds(base),
+            injectedIds(store),
+          );
       }
 
-      if (options.json) console.log(JSON.stringify({ path: "lexical", dir, ...summary(report), semantic: semantic && { model: semantic.model, semantic_floor: semantic.semantic_floor, semantic_ceiling: semantic.semantic_ceiling, ...summary(semantic.report) }, comparison, replay }, null, 2));
+      if (options.json)
+        console.log(
+          JSON.stringify(
+            {
+              path: "lexical",
+              dir,
+              ...summary(report),
+              semantic: semantic && {
+                model: semantic.model,
+                semantic_floor: semantic.semantic_floor,
+                semantic_ceiling: semantic.semantic_ceiling,
+                ...summary(semantic.report),
+              },
+              comparison,
+              replay,
+            },
+            null,
+            2,
+          ),
+        );
       else {
-        console.log(formatReport(report, `${path.relative(process.cwd(), dir) || "."}, lexical path`));
-        if (semantic) console.log(`\n${formatReport(semantic.report, `hybrid path, ${semantic.model}, calibrated: CHARTER_SEMANTIC_FLOOR=${semantic.semantic_floor} CHARTER_SEMANTIC_CEILING=${semantic.semantic_ceiling}`)}`);
+        console.log(
+          formatReport(report, `${path.relative(process.cwd(), dir) || "."}, lexical path`),
+        );
+        if (semantic)
+          console.log(
+            `\n${formatReport(semantic.report, `hybrid path, ${semantic.model}, calibrated: CHARTER_SEMANTIC_FLOOR=${semantic.semantic_floor} CHARTER_SEMANTIC_CEILING=${semantic.semantic_ceiling}`)}`,
+          );
         if (comparison) console.log(`\n${formatComparison(comparison, options.against!)}`);
         if (replay) console.log(`\n${formatReplay(replay)}`);
       }
-      if (!report.passed) throw new CliError(`missed ${report.thresholds.filter((t) => !t.ok).map((t) => t.name).join(", ")}`);
+      if (!report.passed)
+        throw new CliError(
+          `missed ${report.thresholds
+            .filter((t) => !t.ok)
+            .map((t) => t.name)
+            .join(", ")}`,
+        );
     });
 }
 
@@ -116,22 +194,47 @@ export function registerConstitutionEval(constitution: Command): void {
  */
 async function semanticReport(constitution: Constitution, set: EvalSet) {
   const settings = embeddingSettings();
-  if (!settings) throw new CliError("--semantic needs CHARTER_EMBEDDING_MODEL and OPENAI_BASE_URL or OPENAI_API_KEY.", 2);
-  const port = createEmbeddingClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, model: settings.model, timeoutMs: settings.timeoutMs });
+  if (!settings)
+    throw new CliError(
+      "--semantic needs CHARTER_EMBEDDING_MODEL and OPENAI_BASE_URL or OPENAI_API_KEY.",
+      2,
+    );
+  const port = createEmbeddingClient({
+    baseURL: settings.baseURL,
+    apiKey: settings.apiKey,
+    model: settings.model,
+    timeoutMs: settings.timeoutMs,
+  });
   const docs = semanticDocuments(constitution);
   const prompts = set.cases.map((c) => c.prompt);
   let vectors: number[][];
   try {
     vectors = await port.embed([...docs.map((d) => d.text), ...prompts]);
   } catch (error) {
-    throw new CliError(`The embeddings endpoint failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliError(
+      `The embeddings endpoint failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  const index = new SemanticIndex(settings.model, new Map(docs.map((d, i) => [d.key, vectors[i]!])));
+  const index = new SemanticIndex(
+    settings.model,
+    new Map(docs.map((d, i) => [d.key, vectors[i]!])),
+  );
   const byPrompt = new Map(prompts.map((p, i) => [p, index.scores(vectors[docs.length + i]!)]));
   const [best] = await calibrateSemantic(constitution, set, (prompt) => byPrompt.get(prompt)!);
-  return { model: settings.model, semantic_floor: best!.semantic_floor, semantic_ceiling: best!.semantic_ceiling, report: best!.report };
+  return {
+    model: settings.model,
+    semantic_floor: best!.semantic_floor,
+    semantic_ceiling: best!.semantic_ceiling,
+    report: best!.report,
+  };
 }
 
 function summary(report: EvalReport) {
-  return { passed: report.passed, metrics: report.metrics, thresholds: report.thresholds, failures: report.failures, cases: report.cases };
+  return {
+    passed: report.passed,
+    metrics: report.metrics,
+    thresholds: report.thresholds,
+    failures: report.failures,
+    cases: report.cases,
+  };
 }

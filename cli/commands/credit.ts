@@ -1,6 +1,11 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { analyzeUserFeedback, assignCredit, readSessionState, SessionStateError } from "@/lib/credit";
+import {
+  analyzeUserFeedback,
+  assignCredit,
+  readSessionState,
+  SessionStateError,
+} from "@/lib/credit";
 import { CliError } from "../errors";
 import { readJsonArgument, readJsonInput } from "../stdin";
 
@@ -15,11 +20,19 @@ export const feedbackInputSchema = z.strictObject({
 export function registerCredit(program: Command): void {
   program
     .command("feedback")
-    .description('Classify a prompt as feedback on the previous turn: reads {"prompt", "previous_prompts", "recent_tool_calls"} on stdin')
+    .description(
+      'Classify a prompt as feedback on the previous turn: reads {"prompt", "previous_prompts", "recent_tool_calls"} on stdin',
+    )
     .option("--json", "print JSON (the only output format)")
     .action(async () => {
       const input = await readJsonInput(feedbackInputSchema, "feedback input");
-      console.log(JSON.stringify(analyzeUserFeedback(input.prompt, input.previous_prompts, input.recent_tool_calls), null, 2));
+      console.log(
+        JSON.stringify(
+          analyzeUserFeedback(input.prompt, input.previous_prompts, input.recent_tool_calls),
+          null,
+          2,
+        ),
+      );
     });
 
   program
@@ -35,11 +48,18 @@ export function registerCredit(program: Command): void {
       try {
         read = readSessionState(raw);
       } catch (error) {
-        if (error instanceof SessionStateError) throw new CliError(`invalid session state: ${error.problems.join("; ")}`);
+        if (error instanceof SessionStateError)
+          throw new CliError(`invalid session state: ${error.problems.join("; ")}`);
         throw error;
       }
       for (const warning of read.warnings) console.error(`charter: warning: ${warning}`);
       const { status, score, signals, principle_credits } = assignCredit(read.state);
-      console.log(JSON.stringify({ outcome: { status, score, signals }, principle_credits, warnings: read.warnings }, null, 2));
+      console.log(
+        JSON.stringify(
+          { outcome: { status, score, signals }, principle_credits, warnings: read.warnings },
+          null,
+          2,
+        ),
+      );
     });
 }

@@ -20,24 +20,32 @@ chain (charter audit verify) is its protection. See docs/security.md.`;
 export function registerDb(program: Command): void {
   const db = program.command("db").description("Database maintenance");
   db.command("migrate")
-    .description("Apply pending migrations to the configured database (CHARTER_MIGRATE_DATABASE_URL or DATABASE_URL, or the embedded one)")
+    .description(
+      "Apply pending migrations to the configured database (CHARTER_MIGRATE_DATABASE_URL or DATABASE_URL, or the embedded one)",
+    )
     .action(async () => {
       const e = prepareEnv();
       assertEmbeddedFree(e);
       await checkDatabase(e);
       const output = await migrate();
-      const applied = /No pending migrations|All migrations have been successfully applied/i.exec(output);
+      const applied = /No pending migrations|All migrations have been successfully applied/i.exec(
+        output,
+      );
       console.log(applied ? `charter: ${applied[0].replace(/\.$/, "")}.` : output.trim());
     });
 
   db.command("grant-app-role")
-    .description("Give a PostgreSQL role what the app needs, with only INSERT and SELECT on the audit log")
+    .description(
+      "Give a PostgreSQL role what the app needs, with only INSERT and SELECT on the audit log",
+    )
     .argument("<role>", "an existing LOGIN role, not the tables' owner")
     .addHelpText("after", GRANT_HELP)
     .action(async (role: string) => {
       const e = prepareEnv();
       if (databaseTarget(e).kind === "embedded") {
-        throw new CliError("grant-app-role needs PostgreSQL (DATABASE_URL): the embedded database has one user; there the audit log's hash chain is the protection (charter audit verify).");
+        throw new CliError(
+          "grant-app-role needs PostgreSQL (DATABASE_URL): the embedded database has one user; there the audit log's hash chain is the protection (charter audit verify).",
+        );
       }
       const ownerUrl = e.CHARTER_MIGRATE_DATABASE_URL ?? e.DATABASE_URL!;
       await checkDatabase({ ...e, DATABASE_URL: ownerUrl });
@@ -45,7 +53,9 @@ export function registerDb(program: Command): void {
       const { AppError } = await import("@/lib/errors");
       try {
         const { statements } = await grantAppRole(ownerUrl, role);
-        console.log(`charter: role "${role}" can now use Charter with INSERT and SELECT only on audit_log (${statements.length} statements).`);
+        console.log(
+          `charter: role "${role}" can now use Charter with INSERT and SELECT only on audit_log (${statements.length} statements).`,
+        );
       } catch (error) {
         if (error instanceof AppError) throw new CliError(error.message);
         throw error;

@@ -1,5 +1,12 @@
-import { METRIC_LABELS, type CaseDelta, type EvalComparison, type EvalReport, type MetricName, type ReplayImpact, type ThresholdResult } from "@/lib/constitution";
-
+import {
+  METRIC_LABELS,
+  type CaseDelta,
+  type EvalComparison,
+  type EvalReport,
+  type MetricName,
+  type ReplayImpact,
+  type ThresholdResult,
+} from "@/lib/constitution";
 
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(4));
 
@@ -21,27 +28,47 @@ export function formatReport(report: EvalReport, label: string): string {
   };
   const lines = [`eval: ${m.cases} cases (${label})`];
   for (const name of Object.keys(METRIC_LABELS) as MetricName[]) {
-    lines.push(`  ${METRIC_LABELS[name].padEnd(22)} ${num(m[name]).padEnd(8)} ${limit(t.get(name)).padEnd(14)} ${counts[name] ?? ""}`.trimEnd());
+    lines.push(
+      `  ${METRIC_LABELS[name].padEnd(22)} ${num(m[name]).padEnd(8)} ${limit(t.get(name)).padEnd(14)} ${counts[name] ?? ""}`.trimEnd(),
+    );
   }
   lines.push(`  ${"latency p50 / p99".padEnd(22)} ${m.latency_ms.p50} ms / ${m.latency_ms.p99} ms`);
-  lines.push(report.passed ? "thresholds: all met" : `thresholds: MISSED ${report.thresholds.filter((x) => !x.ok).map((x) => x.name).join(", ")}`);
+  lines.push(
+    report.passed
+      ? "thresholds: all met"
+      : `thresholds: MISSED ${report.thresholds
+          .filter((x) => !x.ok)
+          .map((x) => x.name)
+          .join(", ")}`,
+  );
   if (report.failures.length) {
     lines.push(`failures (${report.failures.length}):`);
-    for (const f of report.failures) lines.push(`  ${f.kind.padEnd(16)} ${f.file}:${f.line}  ${JSON.stringify(f.prompt)}: ${f.message}`);
+    for (const f of report.failures)
+      lines.push(
+        `  ${f.kind.padEnd(16)} ${f.file}:${f.line}  ${JSON.stringify(f.prompt)}: ${f.message}`,
+      );
   }
   return lines.join("\n");
 }
 
 function deltas(title: string, list: CaseDelta[]): string[] {
   if (list.length === 0) return [];
-  return [`${title} (${list.length}):`, ...list.map((d) => `  ${d.file}:${d.line}  ${JSON.stringify(d.prompt)}: ${d.before.join(", ") || "none"} -> ${d.after.join(", ") || "none"}`)];
+  return [
+    `${title} (${list.length}):`,
+    ...list.map(
+      (d) =>
+        `  ${d.file}:${d.line}  ${JSON.stringify(d.prompt)}: ${d.before.join(", ") || "none"} -> ${d.after.join(", ") || "none"}`,
+    ),
+  ];
 }
 
 /** What the constitution under test changes against a base, on the same eval set. */
 export function formatComparison(c: EvalComparison, base: string): string {
   return [
     `against ${base}: ${c.changed_cases} cases inject something different`,
-    ...c.metrics.filter((m) => m.before !== m.after).map((m) => `  ${METRIC_LABELS[m.name].padEnd(22)} ${num(m.before)} -> ${num(m.after)}`),
+    ...c.metrics
+      .filter((m) => m.before !== m.after)
+      .map((m) => `  ${METRIC_LABELS[m.name].padEnd(22)} ${num(m.before)} -> ${num(m.after)}`),
     ...deltas("lost hits", c.lost_hits),
     ...deltas("gained hits", c.gained_hits),
     ...deltas("new false injections", c.new_false_injections),
@@ -53,11 +80,15 @@ export function formatComparison(c: EvalComparison, base: string): string {
 
 /** A replay of stored prompts under the base and the constitution under test. */
 export function formatReplay(r: ReplayImpact): string {
-  const list = (xs: { id: string; prompts: number }[]) => xs.map((x) => `${x.id} (${x.prompts})`).join(", ") || "none";
+  const list = (xs: { id: string; prompts: number }[]) =>
+    xs.map((x) => `${x.id} (${x.prompts})`).join(", ") || "none";
   return [
     `replay: ${r.changed} of ${r.prompts} prompts would change`,
     `  gained: ${list(r.gained)}`,
     `  lost:   ${list(r.lost)}`,
-    ...r.examples.map((e) => `  ${JSON.stringify(e.prompt)}: ${[...e.gained.map((id) => `+${id}`), ...e.lost.map((id) => `-${id}`)].join(" ")}`),
+    ...r.examples.map(
+      (e) =>
+        `  ${JSON.stringify(e.prompt)}: ${[...e.gained.map((id) => `+${id}`), ...e.lost.map((id) => `-${id}`)].join(" ")}`,
+    ),
   ].join("\n");
 }

@@ -8,7 +8,10 @@ import { withDatabase } from "../runtime";
 /** `--idle-minutes`: a whole number of minutes, 0 or more. */
 function idleMinutes(value: string): number {
   const minutes = Number(value);
-  if (!Number.isInteger(minutes) || minutes < 0) throw new CliError(`--idle-minutes must be a whole number of minutes, 0 or more (got ${value}).`);
+  if (!Number.isInteger(minutes) || minutes < 0)
+    throw new CliError(
+      `--idle-minutes must be a whole number of minutes, 0 or more (got ${value}).`,
+    );
   return minutes;
 }
 
@@ -25,14 +28,27 @@ async function runImport(target: string | null, label: string, idle: number): Pr
       throw new CliError(`${where} does not exist or cannot be read.`);
     }
     if (files.length === 0) throw new CliError(`No .jsonl transcripts in ${where}.`);
-    const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: "importing [{bar}] {value}/{total} files  {file}", stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+    const bar = process.stderr.isTTY
+      ? new cliProgress.SingleBar(
+          { format: "importing [{bar}] {value}/{total} files  {file}", stream: process.stderr },
+          cliProgress.Presets.shades_classic,
+        )
+      : null;
     bar?.start(files.length, 0, { file: "" });
-    const summary = await importTranscripts(files, { idleMinutes: idle, onProgress: (done, _total, file) => bar?.update(done, { file: path.basename(file) }) });
+    const summary = await importTranscripts(files, {
+      idleMinutes: idle,
+      onProgress: (done, _total, file) => bar?.update(done, { file: path.basename(file) }),
+    });
     bar?.stop();
     const open = summary.open ? ` (${summary.open} left open)` : "";
-    console.log(`${label}: ${summary.files} files, ${summary.sessions} sessions${open}, ${summary.accepted} events applied, ${summary.duplicates} already there, ${summary.malformed.length} malformed lines`);
+    console.log(
+      `${label}: ${summary.files} files, ${summary.sessions} sessions${open}, ${summary.accepted} events applied, ${summary.duplicates} already there, ${summary.malformed.length} malformed lines`,
+    );
     for (const m of summary.malformed) console.log(`  ${m.file}:${m.line}: ${m.reason}`);
-    if (summary.open) console.log(`  left open: no /exit and an entry in the last ${idle} minutes (--idle-minutes); import again later to end them`);
+    if (summary.open)
+      console.log(
+        `  left open: no /exit and an entry in the last ${idle} minutes (--idle-minutes); import again later to end them`,
+      );
   });
 }
 
@@ -41,14 +57,24 @@ export function registerImport(program: Command): void {
     .command("import")
     .description("Import data into Charter")
     .command("transcripts <path>")
-    .description("Import Claude Code transcript files (.jsonl, or a directory of them) as scored sessions")
-    .option("--idle-minutes <minutes>", "close a session with no /exit once nothing was written to it for this long", String(DEFAULT_IDLE_MINUTES))
-    .action((target: string, options: { idleMinutes: string }) => runImport(path.resolve(target), "imported", idleMinutes(options.idleMinutes)));
+    .description(
+      "Import Claude Code transcript files (.jsonl, or a directory of them) as scored sessions",
+    )
+    .option(
+      "--idle-minutes <minutes>",
+      "close a session with no /exit once nothing was written to it for this long",
+      String(DEFAULT_IDLE_MINUTES),
+    )
+    .action((target: string, options: { idleMinutes: string }) =>
+      runImport(path.resolve(target), "imported", idleMinutes(options.idleMinutes)),
+    );
 
   program
     .command("demo")
     .description("Demo data")
     .command("load")
-    .description("Load the sample sessions shipped with Charter (the same path as real transcripts)")
+    .description(
+      "Load the sample sessions shipped with Charter (the same path as real transcripts)",
+    )
     .action(() => runImport(null, "demo loaded", DEFAULT_IDLE_MINUTES));
 }

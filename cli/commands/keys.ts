@@ -28,26 +28,39 @@ function collectScopes(value: string, all: string[]): string[] {
 }
 
 function parseScopes(given: string[]): ApiKeyScope[] {
-  if (given.length === 0) throw new CliError(`--scope is required: ${API_KEY_SCOPES.join(" or ")}.`, EXIT.usage);
+  if (given.length === 0)
+    throw new CliError(`--scope is required: ${API_KEY_SCOPES.join(" or ")}.`, EXIT.usage);
   const unknown = given.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new CliError(`--scope must be ${API_KEY_SCOPES.join(" or ")} (got "${unknown.join(", ")}").`);
+  if (unknown.length > 0)
+    throw new CliError(
+      `--scope must be ${API_KEY_SCOPES.join(" or ")} (got "${unknown.join(", ")}").`,
+    );
   return [...new Set(given as ApiKeyScope[])];
 }
 
 function parseName(name: string): string {
   const parsed = createApiKeySchema.shape.name.safeParse(name);
-  if (!parsed.success) throw new CliError(`--name: ${parsed.error.issues[0]?.message ?? "is not a valid name."}`);
+  if (!parsed.success)
+    throw new CliError(`--name: ${parsed.error.issues[0]?.message ?? "is not a valid name."}`);
   return parsed.data;
 }
 
 export function registerKeys(program: Command): void {
-  const keys = program.command("keys").description("API keys for agents and scripts (headless setups)").addHelpText("after", HEADLESS_HELP);
+  const keys = program
+    .command("keys")
+    .description("API keys for agents and scripts (headless setups)")
+    .addHelpText("after", HEADLESS_HELP);
 
   keys
     .command("create")
     .description("Create an API key and print it once")
     .requiredOption("--name <name>", "what will use the key (1 to 64 characters)")
-    .option("--scope <scope>", `${API_KEY_SCOPES.join(" or ")}; repeat or separate with commas for both`, collectScopes, [] as string[])
+    .option(
+      "--scope <scope>",
+      `${API_KEY_SCOPES.join(" or ")}; repeat or separate with commas for both`,
+      collectScopes,
+      [] as string[],
+    )
     .option("--json", "print {id, name, scope, key}")
     .addHelpText("after", HEADLESS_HELP)
     .action(async (options: { name: string; scope: string[]; json?: boolean }) => {
@@ -60,10 +73,14 @@ export function registerKeys(program: Command): void {
         const owner = await ensureAdmin(env().CHARTER_ADMIN_EMAIL, CLI_ACTOR);
         const created = await apiKeys.create({ name, scopes, ownerId: owner.id }, CLI_ACTOR);
         if (options.json) {
-          console.log(JSON.stringify({ id: created.id, name, scope: scopes.join(","), key: created.key }));
+          console.log(
+            JSON.stringify({ id: created.id, name, scope: scopes.join(","), key: created.key }),
+          );
           return;
         }
-        console.log(`Created API key "${name}" (${scopes.join(", ")}), id ${created.id}, owned by ${owner.email}. It is shown only now:`);
+        console.log(
+          `Created API key "${name}" (${scopes.join(", ")}), id ${created.id}, owned by ${owner.email}. It is shown only now:`,
+        );
         console.log(created.key);
       });
     });
@@ -71,7 +88,10 @@ export function registerKeys(program: Command): void {
   keys
     .command("list")
     .description("List API keys (never the keys themselves)")
-    .option("--json", "print [{id, name, start, scopes, enabled, createdAt, lastUsedAt, ownerEmail}]")
+    .option(
+      "--json",
+      "print [{id, name, start, scopes, enabled, createdAt, lastUsedAt, ownerEmail}]",
+    )
     .action(async (options: { json?: boolean }) => {
       await withDatabase(async () => {
         const { apiKeys } = await import("@/lib/db/api-keys");
@@ -81,26 +101,36 @@ export function registerKeys(program: Command): void {
           return;
         }
         if (rows.length === 0) {
-          console.log("No API keys. Create one with: charter keys create --name <name> --scope ingest");
+          console.log(
+            "No API keys. Create one with: charter keys create --name <name> --scope ingest",
+          );
           return;
         }
         for (const row of rows) {
           const status = row.enabled ? "active " : "revoked";
           const used = row.lastUsedAt ? `used ${row.lastUsedAt.toISOString()}` : "never used";
-          console.log(`${row.id}  ${status}  ${`${row.start ?? ""}…`.padEnd(8)}  ${row.scopes.join(",").padEnd(11)}  ${row.name}  (${used})`);
+          console.log(
+            `${row.id}  ${status}  ${`${row.start ?? ""}…`.padEnd(8)}  ${row.scopes.join(",").padEnd(11)}  ${row.name}  (${used})`,
+          );
         }
       });
     });
 
   keys
     .command("revoke <key>")
-    .description("Revoke an API key, by id or by name, for good (it stays listed, and is refused with 401)")
+    .description(
+      "Revoke an API key, by id or by name, for good (it stays listed, and is refused with 401)",
+    )
     .action(async (ref: string) => {
       await withDatabase(async () => {
         const { apiKeys } = await import("@/lib/db/api-keys");
         const key = await apiKeys.resolve(ref.trim());
         const revoked = await apiKeys.revoke(key.id, CLI_ACTOR);
-        console.log(revoked ? `Revoked API key "${key.name}" (${key.id}).` : `API key "${key.name}" (${key.id}) was already revoked.`);
+        console.log(
+          revoked
+            ? `Revoked API key "${key.name}" (${key.id}).`
+            : `API key "${key.name}" (${key.id}) was already revoked.`,
+        );
       });
     });
 }

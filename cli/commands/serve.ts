@@ -10,7 +10,8 @@ const NEXT_BIN = ["node_modules", "next", "dist", "bin", "next"] as const;
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new CliError(`--port must be a whole number from 1 to 65535 (got "${value}").`, 2);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new CliError(`--port must be a whole number from 1 to 65535 (got "${value}").`, 2);
   return port;
 }
 
@@ -26,20 +27,35 @@ function buildWithProgress(next: string, root: string, env: NodeJS.ProcessEnv): 
   const started = Date.now();
   let step = "starting";
   let lastOutput = Date.now();
-  const child = spawn(process.execPath, [next, "build"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [next, "build"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const pass = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
     const text = chunk.toString();
     stream.write(text);
     lastOutput = Date.now();
-    const lines = text.split("\n").map((l) => l.replace(/\x1b\[[0-9;]*m/g, "").trim()).filter(Boolean);
-    const named = lines.reverse().find((l) => /^(?:[▲✓○ƒ]|Creating|Compiled|Linting|Checking|Collecting|Generating|Finalizing|Running)/u.test(l));
+    const lines = text
+      .split("\n")
+      .map((l) => l.replace(/\x1b\[[0-9;]*m/g, "").trim())
+      .filter(Boolean);
+    const named = lines
+      .reverse()
+      .find((l) =>
+        /^(?:[▲✓○ƒ]|Creating|Compiled|Linting|Checking|Collecting|Generating|Finalizing|Running)/u.test(
+          l,
+        ),
+      );
     if (named) step = named.replace(/^[▲✓○ƒ]\s*/u, "").slice(0, 80);
   };
   child.stdout.on("data", pass(process.stdout));
   child.stderr.on("data", pass(process.stderr));
   const ticker = setInterval(() => {
     if (Date.now() - lastOutput < PROGRESS_INTERVAL_MS) return;
-    console.log(`charter: still building, ${Math.round((Date.now() - started) / 1000)} s so far (${step})`);
+    console.log(
+      `charter: still building, ${Math.round((Date.now() - started) / 1000)} s so far (${step})`,
+    );
     lastOutput = Date.now();
   }, 1_000);
   return new Promise((resolve, reject) => {
@@ -49,7 +65,10 @@ function buildWithProgress(next: string, root: string, env: NodeJS.ProcessEnv): 
     });
     child.on("close", (code) => {
       clearInterval(ticker);
-      if (code !== 0) return reject(new CliError(`The dashboard build failed (exit ${code}); its output is above.`));
+      if (code !== 0)
+        return reject(
+          new CliError(`The dashboard build failed (exit ${code}); its output is above.`),
+        );
       console.log(`charter: built in ${Math.round((Date.now() - started) / 1000)} s`);
       resolve();
     });
@@ -66,7 +85,17 @@ function buildWithProgress(next: string, root: string, env: NodeJS.ProcessEnv): 
  */
 async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<number> {
   const { databaseTarget } = await import("@/lib/env");
-  const { assertEmbeddedFree, checkDatabase, childEnv, claimEmbedded, migrate, nextDistDir, prepareEnv, recordServer, ROOT } = await import("../runtime");
+  const {
+    assertEmbeddedFree,
+    checkDatabase,
+    childEnv,
+    claimEmbedded,
+    migrate,
+    nextDistDir,
+    prepareEnv,
+    recordServer,
+    ROOT,
+  } = await import("../runtime");
   const next = path.join(ROOT, ...NEXT_BIN);
   const port = parsePort(options.port);
   const shownHost = options.host === "0.0.0.0" ? "127.0.0.1" : options.host;
@@ -75,19 +104,29 @@ async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<nu
   assertEmbeddedFree(e);
   await checkDatabase(e);
   const target = databaseTarget(e);
-  console.log(`charter: database ${target.kind === "embedded" ? `embedded (${target.dir})` : "PostgreSQL"}; applying migrations…`);
+  console.log(
+    `charter: database ${target.kind === "embedded" ? `embedded (${target.dir})` : "PostgreSQL"}; applying migrations…`,
+  );
   await migrate();
   if (mode === "start" && (options.rebuild || !existsSync(path.join(nextDistDir(), "BUILD_ID")))) {
-    console.log("charter: building the dashboard (once, 1 to 3 minutes; `charter serve --rebuild` builds again)…");
+    console.log(
+      "charter: building the dashboard (once, 1 to 3 minutes; `charter serve --rebuild` builds again)…",
+    );
     await buildWithProgress(next, ROOT, childEnv());
   }
   claimEmbedded(e);
   // The URL its sign-in links use (BETTER_AUTH_URL, else where it listens): what create-admin must print.
   recordServer(e, e.BETTER_AUTH_URL ?? url);
   console.log(`charter: ${mode === "dev" ? "development server" : "serving"} on ${url}`);
-  const child = spawn(process.execPath, [next, mode, "--port", String(port), "--hostname", options.host], { cwd: ROOT, env: { ...childEnv(), CHARTER_SELF_URL: url }, stdio: "inherit" });
+  const child = spawn(
+    process.execPath,
+    [next, mode, "--port", String(port), "--hostname", options.host],
+    { cwd: ROOT, env: { ...childEnv(), CHARTER_SELF_URL: url }, stdio: "inherit" },
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-  return new Promise<number>((resolve) => child.on("close", (c, sig) => resolve(c ?? (sig ? 0 : 1))));
+  return new Promise<number>((resolve) =>
+    child.on("close", (c, sig) => resolve(c ?? (sig ? 0 : 1))),
+  );
 }
 
 /** `charter serve` (a production build, `next start`) and `charter dev` (`next dev`, for working on Charter). */

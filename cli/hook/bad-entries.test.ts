@@ -19,7 +19,11 @@ beforeAll(() => {
   expect(build.status, build.stderr).toBe(0);
 }, 60_000);
 
-const event = (id: string) => ({ id: `spooled-${id}`, type: "SessionEnd", session_id: "s-bad-entries" });
+const event = (id: string) => ({
+  id: `spooled-${id}`,
+  type: "SessionEnd",
+  session_id: "s-bad-entries",
+});
 
 /** The spool of a machine that went through a lot; the good events are 1, 5 (with garbage after it) and 8. */
 function badSpool(spoolDir: string): string[] {
@@ -69,7 +73,12 @@ describe("bad spool entries", () => {
     expect(lines(flush.stderr)).toEqual(expectedLines(t.rejectedDir));
     expect(s.store.events.map((e) => e.id)).toEqual(good);
     expect(t.rejected().sort()).toEqual(REJECTED.sort());
-    expect(readFileSync(path.join(t.rejectedDir, "000000000000002-000000-a-directory.reason.txt"), "utf8").split("\n")[0]).toBe("is a directory, not an event file");
+    expect(
+      readFileSync(
+        path.join(t.rejectedDir, "000000000000002-000000-a-directory.reason.txt"),
+        "utf8",
+      ).split("\n")[0],
+    ).toBe("is a directory, not an event file");
     expect(readdirSync(t.spoolDir).sort()).toEqual(["backup.json", "notes.txt", "rejected"]);
   }, 30_000);
 
@@ -80,7 +89,12 @@ describe("bad spool entries", () => {
     const result = await run(["hook", "Stop"], payload("stop.json"), t.env(s.port));
     expect(result).toMatchObject({ code: EXIT.ok, stdout: "" });
     expect(lines(result.stderr)).toEqual(expectedLines(t.rejectedDir));
-    expect(s.store.events.map((e) => e.type)).toEqual(["SessionEnd", "SessionEnd", "SessionEnd", "Stop"]);
+    expect(s.store.events.map((e) => e.type)).toEqual([
+      "SessionEnd",
+      "SessionEnd",
+      "SessionEnd",
+      "Stop",
+    ]);
     expect(s.store.events.map((e) => e.id).slice(0, 3)).toEqual(good);
     expect(t.spooled()).toEqual([]);
   }, 30_000);
@@ -101,6 +115,12 @@ describe("bad spool entries", () => {
     const up = await t.start(port);
     const next = await run(["hook", "SessionEnd"], payload("session-end.json"), t.env(port));
     expect(next).toMatchObject({ code: EXIT.ok, stdout: "", stderr: "" });
-    expect(up.store.events.map((e) => e.type)).toEqual(["SessionEnd", "SessionEnd", "SessionEnd", "Stop", "SessionEnd"]);
+    expect(up.store.events.map((e) => e.type)).toEqual([
+      "SessionEnd",
+      "SessionEnd",
+      "SessionEnd",
+      "Stop",
+      "SessionEnd",
+    ]);
   }, 30_000);
 });

@@ -29,9 +29,13 @@ function readConfigFile(file: string): { url?: string; api_key?: string; warning
   }
   try {
     const data: unknown = JSON.parse(text);
-    if (!data || typeof data !== "object" || Array.isArray(data)) return { warning: `${file} is not a JSON object` };
+    if (!data || typeof data !== "object" || Array.isArray(data))
+      return { warning: `${file} is not a JSON object` };
     const { url, api_key } = data as Record<string, unknown>;
-    return { url: typeof url === "string" ? url : undefined, api_key: typeof api_key === "string" ? api_key : undefined };
+    return {
+      url: typeof url === "string" ? url : undefined,
+      api_key: typeof api_key === "string" ? api_key : undefined,
+    };
   } catch {
     return { warning: `${file} is not valid JSON` };
   }
@@ -45,7 +49,8 @@ export function resolveHookConfig(source: Source, home: string = os.homedir()): 
   const file = readConfigFile(configFile(source, home));
   const url = (source.CHARTER_URL?.trim() || file.url?.trim() || DEFAULT_URL).replace(/\/+$/, "");
   const apiKey = source.CHARTER_API_KEY?.trim() || file.api_key?.trim() || undefined;
-  const spoolDir = source.CHARTER_SPOOL_DIR?.trim() || path.join(home, ".local", "state", "charter", "spool");
+  const spoolDir =
+    source.CHARTER_SPOOL_DIR?.trim() || path.join(home, ".local", "state", "charter", "spool");
   return { url, apiKey, spoolDir, ...(file.warning ? { warning: file.warning } : {}) };
 }
 

@@ -5,13 +5,26 @@ import type { AgentEventInput } from "@/lib/schemas/events";
  * without zod (startup time), so it cannot import lib/schemas/events.ts at run
  * time; events.test.ts checks these against the schema so the two cannot drift.
  */
-export const HOOK_EVENTS = ["UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"] as const satisfies readonly AgentEventInput["type"][];
+export const HOOK_EVENTS = [
+  "UserPromptSubmit",
+  "PostToolUse",
+  "Stop",
+  "SessionEnd",
+] as const satisfies readonly AgentEventInput["type"][];
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /** Longest string the server keeps inside a tool's input or output (MAX_TOOL_OUTPUT). */
 export const HOOK_MAX_TOOL_OUTPUT = 20_000;
 /** The schema's maximum lengths, which the hook clips to instead of having the event refused. */
-export const HOOK_LIMITS = { prompt: 200_000, response: 500_000, reason: 200, tool_name: 200, tool_use_id: 200, session_id: 200, path: 4096 } as const;
+export const HOOK_LIMITS = {
+  prompt: 200_000,
+  response: 500_000,
+  reason: 200,
+  tool_name: 200,
+  tool_use_id: 200,
+  session_id: 200,
+  path: 4096,
+} as const;
 
 /** Context window the Stop event's context_utilization is measured against. */
 export const CONTEXT_WINDOW_TOKENS = 200_000;

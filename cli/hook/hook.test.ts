@@ -26,13 +26,23 @@ describe("charter hook, server up", () => {
   it("UserPromptSubmit prints the principles as Claude Code's additional context", async () => {
     const t = setup();
     const s = await t.start();
-    const result = await run(["hook", "UserPromptSubmit"], payload("user-prompt-submit.json"), t.env(s.port));
+    const result = await run(
+      ["hook", "UserPromptSubmit"],
+      payload("user-prompt-submit.json"),
+      t.env(s.port),
+    );
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
     expect(JSON.parse(result.stdout)).toEqual({
-      hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "Principles for: Add a test for the d" },
+      hookSpecificOutput: {
+        hookEventName: "UserPromptSubmit",
+        additionalContext: "Principles for: Add a test for the d",
+      },
     });
     expect(s.store.events).toHaveLength(1);
-    expect(s.store.events[0]).toMatchObject({ type: "UserPromptSubmit", prompt: "Add a test for the discount rounding bug and fix it, then run the suite." });
+    expect(s.store.events[0]).toMatchObject({
+      type: "UserPromptSubmit",
+      prompt: "Add a test for the discount rounding bug and fix it, then run the suite.",
+    });
   }, 20_000);
 
   it("every event arrives in the contract's shape, and only UserPromptSubmit prints anything", async () => {
@@ -45,8 +55,19 @@ describe("charter hook, server up", () => {
       if (event !== "UserPromptSubmit") expect(result.stdout).toBe("");
     }
     expect(s.store.events.map((e) => e.type)).toEqual(CALLS.map(([event]) => event));
-    expect(s.store.events[1]).toMatchObject({ tool_name: "Bash", tool_response: { stdout: expect.stringContaining("4 passed"), stderr: "", interrupted: false, isImage: false } });
-    expect(s.store.events[2]).toMatchObject({ tool_name: "Edit", tool_input: { file_path: "/home/dev/shop/src/discount.ts" } });
+    expect(s.store.events[1]).toMatchObject({
+      tool_name: "Bash",
+      tool_response: {
+        stdout: expect.stringContaining("4 passed"),
+        stderr: "",
+        interrupted: false,
+        isImage: false,
+      },
+    });
+    expect(s.store.events[2]).toMatchObject({
+      tool_name: "Edit",
+      tool_input: { file_path: "/home/dev/shop/src/discount.ts" },
+    });
     expect(s.store.events[4]).toMatchObject({ type: "SessionEnd", reason: "prompt_input_exit" });
   }, 30_000);
 
@@ -57,7 +78,8 @@ describe("charter hook, server up", () => {
     expect(result).toMatchObject({ code: EXIT.ok, stdout: "", stderr: "" });
     expect(s.store.events[0]).toMatchObject({
       type: "Stop",
-      response: "Fixed: `discount()` now rounds to the nearest cent instead of flooring.\nAll 4 discount tests pass.",
+      response:
+        "Fixed: `discount()` now rounds to the nearest cent instead of flooring.\nAll 4 discount tests pass.",
       context_utilization: expect.closeTo(0.09155, 5),
     });
   }, 20_000);
@@ -65,7 +87,10 @@ describe("charter hook, server up", () => {
   it("Stop with a missing transcript sends an empty response and says so on one line", async () => {
     const t = setup();
     const s = await t.start();
-    const input = JSON.stringify({ ...JSON.parse(payload("stop.json")), transcript_path: path.join(t.dir, "gone.jsonl") });
+    const input = JSON.stringify({
+      ...JSON.parse(payload("stop.json")),
+      transcript_path: path.join(t.dir, "gone.jsonl"),
+    });
     const result = await run(["hook", "Stop"], input, t.env(s.port));
     expect(result.code).toBe(EXIT.ok);
     expect(lines(result.stderr)).toHaveLength(1);
@@ -101,7 +126,10 @@ describe("charter hook, server down, slow or refusing", () => {
     expect(t.spooled()).toEqual([]);
     const ids = s.store.events.map((e) => e.id);
     expect(ids.slice(0, CALLS.length)).toEqual(spooledIds);
-    expect(s.store.events.map((e) => e.type)).toEqual([...CALLS.map(([event]) => event), "SessionEnd"]);
+    expect(s.store.events.map((e) => e.type)).toEqual([
+      ...CALLS.map(([event]) => event),
+      "SessionEnd",
+    ]);
     expect(new Set(s.store.arrivals).size).toBe(s.store.arrivals.length);
     expect(ids).toHaveLength(CALLS.length + 1);
   }, 60_000);
@@ -116,13 +144,20 @@ describe("charter hook, server down, slow or refusing", () => {
     const spooledIds = t.spooledIds();
 
     const s = await t.start(port);
-    const parallel = await Promise.all([1, 2, 3, 4].map(() => run(["hook", "PostToolUse"], payload("post-tool-use-bash.json"), t.env(port))));
+    const parallel = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        run(["hook", "PostToolUse"], payload("post-tool-use-bash.json"), t.env(port)),
+      ),
+    );
     for (const result of parallel) {
       expect(result.code).toBe(EXIT.ok);
       expect(result.ms).toBeLessThan(WALL_LIMIT_MS);
       expect(lines(result.stderr).length).toBeLessThanOrEqual(1);
     }
-    expect(await run(["spool", "flush"], "", t.env(port))).toMatchObject({ code: EXIT.ok, stdout: expect.stringMatching(/^flushed \d+, 0 left, 0 rejected\n$/) });
+    expect(await run(["spool", "flush"], "", t.env(port))).toMatchObject({
+      code: EXIT.ok,
+      stdout: expect.stringMatching(/^flushed \d+, 0 left, 0 rejected\n$/),
+    });
     const ids = s.store.events.map((e) => e.id);
     expect(ids.slice(0, CALLS.length)).toEqual(spooledIds);
     expect(new Set(ids).size).toBe(ids.length);
@@ -135,7 +170,8 @@ describe("charter hook, server down, slow or refusing", () => {
     const server = await t.start();
     const { port } = server;
     await t.stop(server);
-    for (const [event, name] of CALLS.slice(0, 2)) await run(["hook", event], payload(name), t.env(port));
+    for (const [event, name] of CALLS.slice(0, 2))
+      await run(["hook", event], payload(name), t.env(port));
 
     const down = await run(["spool", "flush"], "", t.env(port));
     expect(down.code).toBe(EXIT.invalid);
@@ -144,22 +180,35 @@ describe("charter hook, server down, slow or refusing", () => {
 
     const s = await t.start(port);
     const up = await run(["spool", "flush"], "", t.env(port));
-    expect(up).toMatchObject({ code: EXIT.ok, stdout: "flushed 2, 0 left, 0 rejected\n", stderr: "" });
+    expect(up).toMatchObject({
+      code: EXIT.ok,
+      stdout: "flushed 2, 0 left, 0 rejected\n",
+      stderr: "",
+    });
     expect(s.store.events.map((e) => e.type)).toEqual(["UserPromptSubmit", "PostToolUse"]);
     expect(t.spooled()).toEqual([]);
 
-    expect(await run(["spool", "flush"], "", t.env(port))).toMatchObject({ code: EXIT.ok, stdout: "flushed 0, 0 left, 0 rejected\n" });
+    expect(await run(["spool", "flush"], "", t.env(port))).toMatchObject({
+      code: EXIT.ok,
+      stdout: "flushed 0, 0 left, 0 rejected\n",
+    });
   }, 60_000);
 
   it("spools within the budget when the server is slow, and the replay does not count the event twice", async () => {
     const t = setup();
     const s = await t.start();
     s.behaviour.delayMs = 3_000;
-    const slow = await run(["hook", "UserPromptSubmit"], payload("user-prompt-submit.json"), t.env(s.port));
+    const slow = await run(
+      ["hook", "UserPromptSubmit"],
+      payload("user-prompt-submit.json"),
+      t.env(s.port),
+    );
     expect(slow.code).toBe(EXIT.ok);
     expect(slow.ms).toBeLessThan(WALL_LIMIT_MS);
     expect(slow.stdout).toBe("");
-    expect(slow.stderr.trim()).toMatch(/^charter: server unreachable \(no answer within \d+ ms\); event spooled \(1 waiting\)$/);
+    expect(slow.stderr.trim()).toMatch(
+      /^charter: server unreachable \(no answer within \d+ ms\); event spooled \(1 waiting\)$/,
+    );
     // The slow request landed: the server has the event although the hook gave up on it.
     expect(s.store.events).toHaveLength(1);
     const [landed] = t.spooledIds();
@@ -175,37 +224,61 @@ describe("charter hook, server down, slow or refusing", () => {
 });
 
 describe("charter hook, usage", () => {
-  const env = { CHARTER_URL: "http://127.0.0.1:9", CHARTER_SPOOL_DIR: path.join(os.tmpdir(), "charter-hook-unused") };
+  const env = {
+    CHARTER_URL: "http://127.0.0.1:9",
+    CHARTER_SPOOL_DIR: path.join(os.tmpdir(), "charter-hook-unused"),
+  };
 
   // Claude Code reads exit 2 from a hook as "block the agent": no event name may do that.
-  it.each(["PreToolUse", "stop", "SubagentStop", "SessionStart", "Notification", "PreCompact"])("ignores the event %s: exit 0, one line, nothing sent", async (name) => {
-    const t = setup();
-    const s = await t.start();
-    const result = await run(["hook", name], payload("stop.json", { hook_event_name: name }), t.env(s.port));
-    expect(result).toMatchObject({ code: EXIT.ok, stdout: "" });
-    expect(lines(result.stderr)).toEqual([`charter: ignoring the hook event "${name}": Charter takes ${HOOK_EVENTS.join(", ")}`]);
-    expect(s.store.requests).toBe(0);
-    expect(existsSync(t.spoolDir)).toBe(false);
-  }, 20_000);
+  it.each(["PreToolUse", "stop", "SubagentStop", "SessionStart", "Notification", "PreCompact"])(
+    "ignores the event %s: exit 0, one line, nothing sent",
+    async (name) => {
+      const t = setup();
+      const s = await t.start();
+      const result = await run(
+        ["hook", name],
+        payload("stop.json", { hook_event_name: name }),
+        t.env(s.port),
+      );
+      expect(result).toMatchObject({ code: EXIT.ok, stdout: "" });
+      expect(lines(result.stderr)).toEqual([
+        `charter: ignoring the hook event "${name}": Charter takes ${HOOK_EVENTS.join(", ")}`,
+      ]);
+      expect(s.store.requests).toBe(0);
+      expect(existsSync(t.spoolDir)).toBe(false);
+    },
+    20_000,
+  );
 
   it.each([
     ["PostToolUse", "stop.json", "Stop"],
     ["Stop", "stop.json", "SubagentStop"],
     ["UserPromptSubmit", "user-prompt-submit.json", "PreToolUse"],
-  ])("hook %s with a %s payload naming %s: exit 0, one line, nothing sent", async (argument, fixture, named) => {
-    const t = setup();
-    const s = await t.start();
-    const result = await run(["hook", argument], payload(fixture, { hook_event_name: named }), t.env(s.port));
-    expect(result).toMatchObject({ code: EXIT.ok, stdout: "" });
-    expect(lines(result.stderr)).toEqual([
-      `charter: the payload is for the hook event "${named}", not "${argument}"; nothing sent (check the command of that hook in Claude Code's settings)`,
-    ]);
-    expect(s.store.requests).toBe(0);
-    expect(existsSync(t.spoolDir)).toBe(false);
-  }, 20_000);
+  ])(
+    "hook %s with a %s payload naming %s: exit 0, one line, nothing sent",
+    async (argument, fixture, named) => {
+      const t = setup();
+      const s = await t.start();
+      const result = await run(
+        ["hook", argument],
+        payload(fixture, { hook_event_name: named }),
+        t.env(s.port),
+      );
+      expect(result).toMatchObject({ code: EXIT.ok, stdout: "" });
+      expect(lines(result.stderr)).toEqual([
+        `charter: the payload is for the hook event "${named}", not "${argument}"; nothing sent (check the command of that hook in Claude Code's settings)`,
+      ]);
+      expect(s.store.requests).toBe(0);
+      expect(existsSync(t.spoolDir)).toBe(false);
+    },
+    20_000,
+  );
 
   it.each([
-    ["not json", "charter: the hook payload on stdin is not valid JSON (Unexpected token 'o', \"not json\" is not valid JSON)"],
+    [
+      "not json",
+      "charter: the hook payload on stdin is not valid JSON (Unexpected token 'o', \"not json\" is not valid JSON)",
+    ],
     ["", "charter: no hook payload on stdin (Claude Code sends one as JSON)"],
     ["[]", "charter: the hook payload on stdin is not a JSON object"],
     ["{}", "charter: the hook payload has no session_id"],
@@ -215,11 +288,14 @@ describe("charter hook, usage", () => {
     expect(lines(result.stderr)).toEqual([line]);
   });
 
-  it.each([[["hook", "--help"]], [["spool", "--help"]], [["hook", "Stop", "-h"]]])("%j prints usage", async (args) => {
-    const result = await run(args, "", env);
-    expect(result.code).toBe(EXIT.ok);
-    expect(result.stdout).toMatch(/^Usage: charter (hook|spool)/);
-  });
+  it.each([[["hook", "--help"]], [["spool", "--help"]], [["hook", "Stop", "-h"]]])(
+    "%j prints usage",
+    async (args) => {
+      const result = await run(args, "", env);
+      expect(result.code).toBe(EXIT.ok);
+      expect(result.stdout).toMatch(/^Usage: charter (hook|spool)/);
+    },
+  );
 
   it.each([[["spool"]], [["spool", "drain"]], [[]]])("%j is a usage error", async (args) => {
     expect((await run(args, "", env)).code).toBe(EXIT.usage);

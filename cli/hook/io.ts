@@ -9,7 +9,10 @@ export function oneLine(text: string): string {
   return text
     .replace(/\s*\n\s*/g, " ")
     .trim()
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+    .replace(
+      /[\u0000-\u0008\u000b-\u001f\u007f]/g,
+      (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    );
 }
 
 export const processIo: Io = {
@@ -17,7 +20,8 @@ export const processIo: Io = {
   err: (line) => process.stderr.write(`charter: ${oneLine(line)}\n`),
 };
 
-export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+export const errorMessage = (error: unknown) =>
+  error instanceof Error ? error.message : String(error);
 
 /** The errno code of a failed file-system call (ENOENT, EACCES, ...). */
 export const errno = (error: unknown) => (error as NodeJS.ErrnoException).code;

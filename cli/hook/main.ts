@@ -70,11 +70,15 @@ function keepPending(): string {
  * stuck stdin, disk or socket must not hold the agent.
  */
 function startWatchdog(): void {
-  const timer = setTimeout(() => {
-    if (state.pending) processIo.err(`out of time${keepPending()}`);
-    else if (state.awaitingPayload) processIo.err("no hook payload on stdin within the time budget");
-    process.exit(EXIT.ok);
-  }, Math.max(0, HOOK_BUDGET_MS + 50 - performance.now()));
+  const timer = setTimeout(
+    () => {
+      if (state.pending) processIo.err(`out of time${keepPending()}`);
+      else if (state.awaitingPayload)
+        processIo.err("no hook payload on stdin within the time budget");
+      process.exit(EXIT.ok);
+    },
+    Math.max(0, HOOK_BUDGET_MS + 50 - performance.now()),
+  );
   timer.unref();
 }
 
@@ -95,8 +99,13 @@ async function hook(args: string[]): Promise<number> {
   const [event, ...extra] = args;
   // A command-line mistake exits 1, never 2 (usage): Claude Code reads exit 2 from a hook as "block the agent".
   if (!event) return skip(`missing the hook event (run with --help for usage)`, EXIT.invalid);
-  if (extra.length) return skip(`unexpected argument "${extra[0]}" (run with --help for usage)`, EXIT.invalid);
-  if (!isHookEvent(event)) return skip(`ignoring the hook event "${event}": Charter takes ${HOOK_EVENTS.join(", ")}`, EXIT.ok);
+  if (extra.length)
+    return skip(`unexpected argument "${extra[0]}" (run with --help for usage)`, EXIT.invalid);
+  if (!isHookEvent(event))
+    return skip(
+      `ignoring the hook event "${event}": Charter takes ${HOOK_EVENTS.join(", ")}`,
+      EXIT.ok,
+    );
   state.awaitingPayload = true;
   return runHook(event, await readStdin(), { config: loadHookConfig(), state });
 }
@@ -106,12 +115,19 @@ async function main(args: string[]): Promise<number> {
   if (command === "hook") return hook(rest);
   if (command === "spool") {
     if (wantsHelp(rest)) return (processIo.out(SPOOL_HELP), EXIT.ok);
-    if (rest[0] !== "flush") return usage(rest[0] ? `unknown spool command "${rest[0]}"` : "missing the spool command (flush)");
+    if (rest[0] !== "flush")
+      return usage(
+        rest[0] ? `unknown spool command "${rest[0]}"` : "missing the spool command (flush)",
+      );
     if (rest.length > 1) return usage(`unexpected argument "${rest[1]}"`);
     return flushSpool(loadHookConfig());
   }
   if (wantsHelp(args)) return (processIo.out(`${HOOK_HELP}\n${SPOOL_HELP}`), EXIT.ok);
-  return usage(command ? `unknown command "${command}" (this entry point runs only hook and spool)` : "missing a command (hook or spool)");
+  return usage(
+    command
+      ? `unknown command "${command}" (this entry point runs only hook and spool)`
+      : "missing a command (hook or spool)",
+  );
 }
 
 try {

@@ -35,7 +35,10 @@ export function clipDeep(value: unknown, max: number = HOOK_MAX_TOOL_OUTPUT): un
     return `${value.slice(0, half)}\n…[${value.length - 2 * half} characters cut by charter hook]…\n${value.slice(-half)}`;
   }
   if (Array.isArray(value)) return value.map((item) => clipDeep(item, max));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipDeep(item, max)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, clipDeep(item, max)]),
+    );
   return value;
 }
 
@@ -46,14 +49,18 @@ function text(payload: Record<string, unknown>, key: string): string | undefined
 
 /** Parses Claude Code's hook payload (JSON on stdin); throws PayloadError when it is not one. */
 export function parsePayload(raw: string): Record<string, unknown> {
-  if (!raw.trim()) throw new PayloadError("no hook payload on stdin (Claude Code sends one as JSON)");
+  if (!raw.trim())
+    throw new PayloadError("no hook payload on stdin (Claude Code sends one as JSON)");
   let data: unknown;
   try {
     data = JSON.parse(raw);
   } catch (error) {
-    throw new PayloadError(`the hook payload on stdin is not valid JSON (${(error as Error).message})`);
+    throw new PayloadError(
+      `the hook payload on stdin is not valid JSON (${(error as Error).message})`,
+    );
   }
-  if (!data || typeof data !== "object" || Array.isArray(data)) throw new PayloadError("the hook payload on stdin is not a JSON object");
+  if (!data || typeof data !== "object" || Array.isArray(data))
+    throw new PayloadError("the hook payload on stdin is not a JSON object");
   return data as Record<string, unknown>;
 }
 
@@ -65,8 +72,11 @@ export function parsePayload(raw: string): Record<string, unknown> {
 export function checkEventName(type: HookEventName, payload: Record<string, unknown>): void {
   const named = payload.hook_event_name;
   if (named === undefined || named === type) return;
-  const shown = typeof named === "string" ? JSON.stringify(named.slice(0, 100)) : `a ${typeof named}`;
-  throw new PayloadError(`the payload is for the hook event ${shown}, not "${type}"; nothing sent (check the command of that hook in Claude Code's settings)`);
+  const shown =
+    typeof named === "string" ? JSON.stringify(named.slice(0, 100)) : `a ${typeof named}`;
+  throw new PayloadError(
+    `the payload is for the hook event ${shown}, not "${type}"; nothing sent (check the command of that hook in Claude Code's settings)`,
+  );
 }
 
 /**
@@ -75,7 +85,11 @@ export function checkEventName(type: HookEventName, payload: Record<string, unkn
  * past the contract's limits are clipped rather than have the whole event refused.
  * Throws PayloadError when the payload is for another event or has no session.
  */
-export function buildEvent(type: HookEventName, payload: Record<string, unknown>, options: BuildOptions = {}): Built {
+export function buildEvent(
+  type: HookEventName,
+  payload: Record<string, unknown>,
+  options: BuildOptions = {},
+): Built {
   checkEventName(type, payload);
   const sessionId = text(payload, "session_id");
   if (!sessionId) throw new PayloadError("the hook payload has no session_id");
@@ -92,7 +106,10 @@ export function buildEvent(type: HookEventName, payload: Record<string, unknown>
 
   switch (type) {
     case "UserPromptSubmit":
-      return { event: { ...base, type, prompt: clip(text(payload, "prompt") ?? "", HOOK_LIMITS.prompt) }, warnings };
+      return {
+        event: { ...base, type, prompt: clip(text(payload, "prompt") ?? "", HOOK_LIMITS.prompt) },
+        warnings,
+      };
     case "PostToolUse": {
       const toolUseId = text(payload, "tool_use_id");
       return {
@@ -108,24 +125,32 @@ export function buildEvent(type: HookEventName, payload: Record<string, unknown>
       };
     }
     case "Stop": {
-      const reply = transcriptPath ? (options.readReply ?? readLastReply)(transcriptPath) : { text: "", problem: "the hook payload has no transcript_path" };
+      const reply = transcriptPath
+        ? (options.readReply ?? readLastReply)(transcriptPath)
+        : { text: "", problem: "the hook payload has no transcript_path" };
       // Newer Claude Code versions put the reply in the payload: the transcript can lag behind it.
       const fromPayload = text(payload, "last_assistant_message");
       const response = fromPayload ?? reply.text;
-      if (fromPayload === undefined && reply.problem) warnings.push(`${reply.problem}; the turn is reported with an empty response`);
+      if (fromPayload === undefined && reply.problem)
+        warnings.push(`${reply.problem}; the turn is reported with an empty response`);
       return {
         event: {
           ...base,
           type,
           response: clip(response, HOOK_LIMITS.response),
-          ...(reply.contextUtilization !== undefined ? { context_utilization: reply.contextUtilization } : {}),
+          ...(reply.contextUtilization !== undefined
+            ? { context_utilization: reply.contextUtilization }
+            : {}),
         },
         warnings,
       };
     }
     case "SessionEnd": {
       const reason = text(payload, "reason");
-      return { event: { ...base, type, ...(reason ? { reason: clip(reason, HOOK_LIMITS.reason) } : {}) }, warnings };
+      return {
+        event: { ...base, type, ...(reason ? { reason: clip(reason, HOOK_LIMITS.reason) } : {}) },
+        warnings,
+      };
     }
   }
 }

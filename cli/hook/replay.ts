@@ -29,16 +29,28 @@ export type ReplayOptions = { remaining: () => number; timeoutMs: number; lock: 
  * rejected/ with one stderr line each and never hold up the rest: a refused batch is
  * halved until the event at fault is alone.
  */
-export async function replay(spool: Spool, sender: EventSender, io: Io, options: ReplayOptions): Promise<ReplayResult> {
+export async function replay(
+  spool: Spool,
+  sender: EventSender,
+  io: Io,
+  options: ReplayOptions,
+): Promise<ReplayResult> {
   const result: ReplayResult = { sent: 0, rejected: 0, stuck: new Set() };
-  const setAside = (entry: Spooled, reason: string, answer?: unknown, line = `spool entry ${entry.name} ${reason}`) => {
+  const setAside = (
+    entry: Spooled,
+    reason: string,
+    answer?: unknown,
+    line = `spool entry ${entry.name} ${reason}`,
+  ) => {
     try {
       const target = spool.reject(entry, reason, answer);
       result.rejected++;
       io.err(`${line}; moved it to ${target}`);
     } catch (error) {
       result.stuck.add(entry.name);
-      io.err(`${line}; cannot move it aside (${(error as Error).message}), so it is left in place and skipped`);
+      io.err(
+        `${line}; cannot move it aside (${(error as Error).message}), so it is left in place and skipped`,
+      );
     }
   };
 
@@ -49,7 +61,8 @@ export async function replay(spool: Spool, sender: EventSender, io: Io, options:
     const batch: { entry: Spooled; event: object }[] = [];
     let bytes = 0;
     for (const entry of waiting) {
-      if (batch.length >= batchSize || (batch.length > 0 && bytes + entry.bytes > BATCH_BYTES)) break;
+      if (batch.length >= batchSize || (batch.length > 0 && bytes + entry.bytes > BATCH_BYTES))
+        break;
       // Thousands of bad entries take time to move too.
       if (options.remaining() < MIN_REQUEST_MS) break;
       const read = spool.read(entry);
@@ -58,7 +71,10 @@ export async function replay(spool: Spool, sender: EventSender, io: Io, options:
         setAside(entry, read.problem);
         continue;
       }
-      if (read.salvaged) io.err(`spool entry ${entry.name} had garbage after its event; the event stays queued, the file as it was is in ${read.salvaged}`);
+      if (read.salvaged)
+        io.err(
+          `spool entry ${entry.name} had garbage after its event; the event stays queued, the file as it was is in ${read.salvaged}`,
+        );
       batch.push({ entry, event: read.event });
       bytes += entry.bytes;
     }
@@ -77,7 +93,12 @@ export async function replay(spool: Spool, sender: EventSender, io: Io, options:
         continue;
       }
       batchSize = BATCH_EVENTS;
-      setAside(batch[0]!.entry, delivery.reason, delivery.body, `the server rejected a spooled event (${delivery.reason})`);
+      setAside(
+        batch[0]!.entry,
+        delivery.reason,
+        delivery.body,
+        `the server rejected a spooled event (${delivery.reason})`,
+      );
     } else {
       result.stopped = delivery;
       return result;
@@ -87,5 +108,7 @@ export async function replay(spool: Spool, sender: EventSender, io: Io, options:
 
 /** One line for a replay that stopped with events waiting. */
 export function stoppedLine(result: ReplayResult, endpoint: string): string {
-  return result.stopped ? describeFailure(result.stopped, endpoint) : `replayed ${result.sent} spooled events, out of time for the rest`;
+  return result.stopped
+    ? describeFailure(result.stopped, endpoint)
+    : `replayed ${result.sent} spooled events, out of time for the rest`;
 }

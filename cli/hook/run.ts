@@ -42,7 +42,12 @@ function countWaiting(spool: Spool, stuck: ReadonlySet<string> = new Set()): num
  * behind events still spooled, or undefined when it may be sent now. A spool that cannot
  * be read or replayed is said on stderr and does not hold the new event back.
  */
-async function replayFirst(spool: Spool, sender: EventSender, io: Io, remaining: () => number): Promise<{ reason: string; failure?: Failure } | undefined> {
+async function replayFirst(
+  spool: Spool,
+  sender: EventSender,
+  io: Io,
+  remaining: () => number,
+): Promise<{ reason: string; failure?: Failure } | undefined> {
   let result: ReplayResult;
   try {
     if (spool.list().length === 0) return undefined;
@@ -85,7 +90,11 @@ export type HookOptions = {
  * the server refuses it as invalid, kept in rejected/ with the reason: never dropped.
  * A payload that is not a hook event for `type` is reported and sends nothing.
  */
-export async function runHook(type: HookEventName, rawPayload: string, options: HookOptions): Promise<number> {
+export async function runHook(
+  type: HookEventName,
+  rawPayload: string,
+  options: HookOptions,
+): Promise<number> {
   const { config, io = processIo, startedAt = 0, state = {} } = options;
   const elapsed = () => performance.now() - startedAt;
   state.awaitingPayload = false;
@@ -111,12 +120,17 @@ export async function runHook(type: HookEventName, rawPayload: string, options: 
     try {
       spool.add(event);
     } catch (error) {
-      io.err(`${reason}; the event is lost: cannot write to the spool ${spool.dir} (${errorMessage(error)})`);
+      io.err(
+        `${reason}; the event is lost: cannot write to the spool ${spool.dir} (${errorMessage(error)})`,
+      );
       return EXIT.ok;
     }
     const problem = failure && settingsProblem(failure);
     if (problem === undefined) io.err(`${reason}; event spooled (${countWaiting(spool)} waiting)`);
-    else if (spool.noteProblem(problem)) io.err(`${reason}; event spooled (${countWaiting(spool)} waiting); said once until an event is delivered`);
+    else if (spool.noteProblem(problem))
+      io.err(
+        `${reason}; event spooled (${countWaiting(spool)} waiting); said once until an event is delivered`,
+      );
     return EXIT.ok;
   };
 
@@ -126,21 +140,32 @@ export async function runHook(type: HookEventName, rawPayload: string, options: 
     if (behind) return spoolIt(behind.reason, behind.failure);
 
     const timeout = Math.min(REQUEST_TIMEOUT_MS, HOOK_BUDGET_MS - SPOOL_MARGIN_MS - elapsed());
-    const delivery: Delivery = timeout > 0 ? await sender.post(event, timeout) : { kind: "unavailable", reason: "no time left to send" };
+    const delivery: Delivery =
+      timeout > 0
+        ? await sender.post(event, timeout)
+        : { kind: "unavailable", reason: "no time left to send" };
     switch (delivery.kind) {
       case "delivered": {
         state.pending = undefined;
         spool.clearProblem();
-        const context = type === "UserPromptSubmit" ? additionalContext(delivery.body, event.id) : undefined;
-        if (context) io.out(`${JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } })}\n`);
+        const context =
+          type === "UserPromptSubmit" ? additionalContext(delivery.body, event.id) : undefined;
+        if (context)
+          io.out(
+            `${JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } })}\n`,
+          );
         return EXIT.ok;
       }
       case "rejected": {
         state.pending = undefined;
         try {
-          io.err(`the server rejected the event (${delivery.reason}); kept it in ${spool.keepRejected(event, delivery.reason, delivery.body)}`);
+          io.err(
+            `the server rejected the event (${delivery.reason}); kept it in ${spool.keepRejected(event, delivery.reason, delivery.body)}`,
+          );
         } catch (error) {
-          io.err(`the server rejected the event (${delivery.reason}); the event is lost: cannot write to ${spool.dir} (${errorMessage(error)})`);
+          io.err(
+            `the server rejected the event (${delivery.reason}); the event is lost: cannot write to ${spool.dir} (${errorMessage(error)})`,
+          );
         }
         return EXIT.ok;
       }
@@ -166,11 +191,17 @@ export async function flushSpool(config: HookConfig, io: Io = processIo): Promis
     if (spool.list().length > 0) {
       const lock = await spool.lock(Date.now() + FLUSH_LOCK_WAIT_MS);
       if (!lock) {
-        io.err(`another process is replaying the spool in ${config.spoolDir}; try again in a moment`);
+        io.err(
+          `another process is replaying the spool in ${config.spoolDir}; try again in a moment`,
+        );
         return EXIT.invalid;
       }
       try {
-        result = await replay(spool, sender, io, { remaining: () => Infinity, timeoutMs: FLUSH_TIMEOUT_MS, lock });
+        result = await replay(spool, sender, io, {
+          remaining: () => Infinity,
+          timeoutMs: FLUSH_TIMEOUT_MS,
+          lock,
+        });
       } finally {
         lock.release();
       }

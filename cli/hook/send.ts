@@ -56,13 +56,22 @@ export class EventSender {
     try {
       url = new URL(this.endpoint);
     } catch {
-      return { kind: "misdirected", status: 0, reason: `the server URL is not a URL: ${this.config.url}` };
+      return {
+        kind: "misdirected",
+        status: 0,
+        reason: `the server URL is not a URL: ${this.config.url}`,
+      };
     }
     const secure = url.protocol === "https:";
     if (secure) this.https ??= await import("node:https");
     const payload = Buffer.from(JSON.stringify(body));
     // x-charter-client: the server records the session's source as "hook" (app/api/v1/events/route.ts).
-    const headers: http.OutgoingHttpHeaders = { "content-type": "application/json", "content-length": payload.length, accept: "application/json", "x-charter-client": "hook" };
+    const headers: http.OutgoingHttpHeaders = {
+      "content-type": "application/json",
+      "content-length": payload.length,
+      accept: "application/json",
+      "x-charter-client": "hook",
+    };
     if (this.config.apiKey) headers["x-api-key"] = this.config.apiKey;
     const request = secure ? this.https!.request : http.request;
     const ms = Math.max(1, Math.round(timeoutMs));
@@ -70,24 +79,37 @@ export class EventSender {
     return new Promise<Delivery>((resolve) => {
       let req: http.ClientRequest;
       try {
-        req = request(url, { method: "POST", headers, signal: AbortSignal.timeout(ms), ...(secure ? {} : { agent: this.agent }) }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("error", (error) => resolve(failure(error, ms)));
-          res.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            let parsed: unknown = text;
-            try {
-              parsed = text ? JSON.parse(text) : undefined;
-            } catch {
-              // not JSON: kept as text for the reason
-            }
-            resolve(classify(res.statusCode ?? 0, parsed));
-          });
-        });
+        req = request(
+          url,
+          {
+            method: "POST",
+            headers,
+            signal: AbortSignal.timeout(ms),
+            ...(secure ? {} : { agent: this.agent }),
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("error", (error) => resolve(failure(error, ms)));
+            res.on("end", () => {
+              const text = Buffer.concat(chunks).toString("utf8");
+              let parsed: unknown = text;
+              try {
+                parsed = text ? JSON.parse(text) : undefined;
+              } catch {
+                // not JSON: kept as text for the reason
+              }
+              resolve(classify(res.statusCode ?? 0, parsed));
+            });
+          },
+        );
       } catch (error) {
         // http.request throws at once for a URL it cannot use (ftp:, say).
-        resolve({ kind: "misdirected", status: 0, reason: `cannot send to ${this.endpoint}: ${(error as Error).message}` });
+        resolve({
+          kind: "misdirected",
+          status: 0,
+          reason: `cannot send to ${this.endpoint}: ${(error as Error).message}`,
+        });
         return;
       }
       req.on("error", (error) => resolve(failure(error, ms)));
@@ -101,8 +123,12 @@ export class EventSender {
 }
 
 function failure(error: Error, ms: number): Delivery {
-  if (error.name === "AbortError" || error.name === "TimeoutError") return { kind: "unavailable", reason: `no answer within ${ms} ms` };
-  return { kind: "unavailable", reason: error.message || (error as NodeJS.ErrnoException).code || "connection failed" };
+  if (error.name === "AbortError" || error.name === "TimeoutError")
+    return { kind: "unavailable", reason: `no answer within ${ms} ms` };
+  return {
+    kind: "unavailable",
+    reason: error.message || (error as NodeJS.ErrnoException).code || "connection failed",
+  };
 }
 
 /** An answer that leaves the events waiting in the spool. */

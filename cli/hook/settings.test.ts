@@ -6,21 +6,39 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { registerHooks } from "../commands/hooks";
 import { CliError } from "../errors";
 import { HOOK_EVENTS } from "./events";
-import { CHARTER_BIN, defaultBaseCommand, HOOK_MATCHERS, HOOK_TIMEOUT_SECONDS, installHooks, isCharterEntry, settingsPath, uninstallHooks } from "./settings";
+import {
+  CHARTER_BIN,
+  defaultBaseCommand,
+  HOOK_MATCHERS,
+  HOOK_TIMEOUT_SECONDS,
+  installHooks,
+  isCharterEntry,
+  settingsPath,
+  uninstallHooks,
+} from "./settings";
 
 /** Settings a developer already has: other keys, hooks of other tools, one sharing an event with Charter. */
 const EXISTING = {
   model: "opus",
   permissions: { allow: ["Bash(npm test:*)"], deny: [] },
   hooks: {
-    PostToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: 'npx prettier --write "$CLAUDE_FILE_PATHS"' }] }],
-    Notification: [{ matcher: "", hooks: [{ type: "command", command: "notify-send Claude", timeout: 10 }] }],
+    PostToolUse: [
+      {
+        matcher: "Edit|Write",
+        hooks: [{ type: "command", command: 'npx prettier --write "$CLAUDE_FILE_PATHS"' }],
+      },
+    ],
+    Notification: [
+      { matcher: "", hooks: [{ type: "command", command: "notify-send Claude", timeout: 10 }] },
+    ],
   },
   env: { FOO: "1" },
 };
 
 async function charter(...args: string[]): Promise<string> {
-  const program = new Command("charter").exitOverride().configureOutput({ writeErr: () => undefined });
+  const program = new Command("charter")
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined });
   registerHooks(program);
   const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
   try {
@@ -43,21 +61,43 @@ describe("charter hooks install / uninstall", () => {
     const original = `${JSON.stringify(EXISTING, null, 4)}\n`;
     writeFileSync(file, original);
 
-    expect(await charter("hooks", "install", "--settings", file)).toContain(`Installed Charter's hooks (${HOOK_EVENTS.join(", ")})`);
+    expect(await charter("hooks", "install", "--settings", file)).toContain(
+      `Installed Charter's hooks (${HOOK_EVENTS.join(", ")})`,
+    );
     const installed = readFileSync(file, "utf8");
     const settings = JSON.parse(installed);
     expect(installed.split("\n")[1]).toMatch(/^ {4}"model"/);
-    expect(settings).toMatchObject({ model: "opus", permissions: EXISTING.permissions, env: EXISTING.env, hooks: { Notification: EXISTING.hooks.Notification } });
+    expect(settings).toMatchObject({
+      model: "opus",
+      permissions: EXISTING.permissions,
+      env: EXISTING.env,
+      hooks: { Notification: EXISTING.hooks.Notification },
+    });
     for (const event of HOOK_EVENTS) {
-      const ours = { matcher: HOOK_MATCHERS[event], hooks: [{ type: "command", command: `${defaultBaseCommand()} hook ${event}`, timeout: HOOK_TIMEOUT_SECONDS }] };
-      expect(settings.hooks[event]).toEqual(event === "PostToolUse" ? [EXISTING.hooks.PostToolUse[0], ours] : [ours]);
+      const ours = {
+        matcher: HOOK_MATCHERS[event],
+        hooks: [
+          {
+            type: "command",
+            command: `${defaultBaseCommand()} hook ${event}`,
+            timeout: HOOK_TIMEOUT_SECONDS,
+          },
+        ],
+      };
+      expect(settings.hooks[event]).toEqual(
+        event === "PostToolUse" ? [EXISTING.hooks.PostToolUse[0], ours] : [ours],
+      );
     }
-    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`${process.execPath} ${CHARTER_BIN} hook Stop`);
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(
+      `${process.execPath} ${CHARTER_BIN} hook Stop`,
+    );
 
     expect(await charter("hooks", "install", "--settings", file)).toContain("already installed");
     expect(readFileSync(file, "utf8")).toBe(installed);
 
-    expect(await charter("hooks", "uninstall", "--settings", file)).toContain(`Removed ${HOOK_EVENTS.length} Charter hook entries`);
+    expect(await charter("hooks", "uninstall", "--settings", file)).toContain(
+      `Removed ${HOOK_EVENTS.length} Charter hook entries`,
+    );
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(EXISTING);
     expect(readFileSync(file, "utf8")).toBe(original);
 
@@ -76,14 +116,25 @@ describe("charter hooks install / uninstall", () => {
   it("installs a custom command, and uninstall recognises it", async () => {
     const file = path.join(dir, "settings.json");
     await charter("hooks", "install", "--settings", file, "--command", "/opt/tools/agent-wrapper");
-    expect(JSON.parse(readFileSync(file, "utf8")).hooks.Stop[0].hooks[0].command).toBe("/opt/tools/agent-wrapper hook Stop");
+    expect(JSON.parse(readFileSync(file, "utf8")).hooks.Stop[0].hooks[0].command).toBe(
+      "/opt/tools/agent-wrapper hook Stop",
+    );
     expect(await charter("hooks", "uninstall", "--settings", file)).toContain("No Charter hooks");
-    await charter("hooks", "uninstall", "--settings", file, "--command", "/opt/tools/agent-wrapper");
+    await charter(
+      "hooks",
+      "uninstall",
+      "--settings",
+      file,
+      "--command",
+      "/opt/tools/agent-wrapper",
+    );
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({});
   });
 
   it("refuses --project with --user", async () => {
-    await expect(charter("hooks", "install", "--project", "--user")).rejects.toMatchObject({ code: "commander.conflictingOption" });
+    await expect(charter("hooks", "install", "--project", "--user")).rejects.toMatchObject({
+      code: "commander.conflictingOption",
+    });
   });
 
   it("does not touch a file that is not JSON", async () => {
@@ -99,20 +150,65 @@ describe("installHooks / uninstallHooks", () => {
   const base = defaultBaseCommand("/srv/charter/bin/charter.mjs");
 
   it("updates a Charter entry in place (new path, new timeout) instead of adding a second", () => {
-    const old = { hooks: { Stop: [{ matcher: "", hooks: [{ type: "command", command: "node /old/place/bin/charter.mjs hook Stop", timeout: 60 }] }] } };
+    const old = {
+      hooks: {
+        Stop: [
+          {
+            matcher: "",
+            hooks: [
+              {
+                type: "command",
+                command: "node /old/place/bin/charter.mjs hook Stop",
+                timeout: 60,
+              },
+            ],
+          },
+        ],
+      },
+    };
     const { settings, changed } = installHooks(old, base);
     expect(changed).toEqual([...HOOK_EVENTS]);
-    expect((settings.hooks as Record<string, unknown>).Stop).toEqual([{ matcher: "", hooks: [{ type: "command", command: `${base} hook Stop`, timeout: HOOK_TIMEOUT_SECONDS }] }]);
+    expect((settings.hooks as Record<string, unknown>).Stop).toEqual([
+      {
+        matcher: "",
+        hooks: [{ type: "command", command: `${base} hook Stop`, timeout: HOOK_TIMEOUT_SECONDS }],
+      },
+    ]);
   });
 
   it("removes only Charter's entries from a group it shares with another tool", () => {
-    const shared = { hooks: { Stop: [{ matcher: "", hooks: [{ type: "command", command: "say done" }, { type: "command", command: "charter hook Stop" }] }] } };
-    expect(uninstallHooks(shared)).toEqual({ removed: 1, settings: { hooks: { Stop: [{ matcher: "", hooks: [{ type: "command", command: "say done" }] }] } } });
+    const shared = {
+      hooks: {
+        Stop: [
+          {
+            matcher: "",
+            hooks: [
+              { type: "command", command: "say done" },
+              { type: "command", command: "charter hook Stop" },
+            ],
+          },
+        ],
+      },
+    };
+    expect(uninstallHooks(shared)).toEqual({
+      removed: 1,
+      settings: {
+        hooks: { Stop: [{ matcher: "", hooks: [{ type: "command", command: "say done" }] }] },
+      },
+    });
   });
 
   it("leaves empty lists it did not empty", () => {
-    const settings = { hooks: { Stop: [], PostToolUse: [{ matcher: "*", hooks: [] }], SessionEnd: [{ hooks: [{ type: "command", command: "charter hook SessionEnd" }] }] } };
-    expect(uninstallHooks(settings).settings).toEqual({ hooks: { Stop: [], PostToolUse: [{ matcher: "*", hooks: [] }] } });
+    const settings = {
+      hooks: {
+        Stop: [],
+        PostToolUse: [{ matcher: "*", hooks: [] }],
+        SessionEnd: [{ hooks: [{ type: "command", command: "charter hook SessionEnd" }] }],
+      },
+    };
+    expect(uninstallHooks(settings).settings).toEqual({
+      hooks: { Stop: [], PostToolUse: [{ matcher: "*", hooks: [] }] },
+    });
   });
 
   it.each([
@@ -129,11 +225,15 @@ describe("installHooks / uninstallHooks", () => {
   });
 
   it("quotes a bin path the shell would split", () => {
-    expect(defaultBaseCommand("/home/me/my charter/bin/charter.mjs", "/opt/node 20/bin/node")).toBe("'/opt/node 20/bin/node' '/home/me/my charter/bin/charter.mjs'");
+    expect(defaultBaseCommand("/home/me/my charter/bin/charter.mjs", "/opt/node 20/bin/node")).toBe(
+      "'/opt/node 20/bin/node' '/home/me/my charter/bin/charter.mjs'",
+    );
   });
 
   it("finds the project and user settings files", () => {
-    expect(settingsPath("project", "/work/app", "/home/me")).toBe("/work/app/.claude/settings.json");
+    expect(settingsPath("project", "/work/app", "/home/me")).toBe(
+      "/work/app/.claude/settings.json",
+    );
     expect(settingsPath("user", "/work/app", "/home/me")).toBe("/home/me/.claude/settings.json");
   });
 });

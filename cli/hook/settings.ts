@@ -8,9 +8,20 @@ import { HOOK_EVENTS, type HookEventName } from "./events";
 /** Seconds Claude Code gives each hook before killing it; the hook itself answers within 1 s. */
 export const HOOK_TIMEOUT_SECONDS = 5;
 /** PostToolUse matches tool names ("*": every tool); the other events take no matcher. */
-export const HOOK_MATCHERS: Record<HookEventName, string> = { UserPromptSubmit: "", PostToolUse: "*", Stop: "", SessionEnd: "" };
+export const HOOK_MATCHERS: Record<HookEventName, string> = {
+  UserPromptSubmit: "",
+  PostToolUse: "*",
+  Stop: "",
+  SessionEnd: "",
+};
 
-export const CHARTER_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "bin", "charter.mjs");
+export const CHARTER_BIN = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "bin",
+  "charter.mjs",
+);
 
 type HookEntry = { type?: unknown; command?: unknown; timeout?: unknown; [key: string]: unknown };
 type MatcherGroup = { matcher?: unknown; hooks?: unknown; [key: string]: unknown };
@@ -25,7 +36,10 @@ function shellWord(word: string): string {
  * `<this node> <bin/charter.mjs>`, both absolute: the hook runs from whatever directory
  * Claude Code is in, with whatever PATH it has (a node from nvm may not be on it).
  */
-export function defaultBaseCommand(bin: string = CHARTER_BIN, node: string = process.execPath): string {
+export function defaultBaseCommand(
+  bin: string = CHARTER_BIN,
+  node: string = process.execPath,
+): string {
   return `${shellWord(node)} ${shellWord(bin)}`;
 }
 
@@ -33,7 +47,9 @@ export function hookCommand(base: string, event: HookEventName): string {
   return `${base} hook ${event}`;
 }
 
-const CHARTER_HOOK = new RegExp(`(?:^|[\\s/\\\\'"])charter(?:\\.mjs)?['"]?\\s+hook\\s+(?:${HOOK_EVENTS.join("|")})$`);
+const CHARTER_HOOK = new RegExp(
+  `(?:^|[\\s/\\\\'"])charter(?:\\.mjs)?['"]?\\s+hook\\s+(?:${HOOK_EVENTS.join("|")})$`,
+);
 
 /**
  * Whether a settings entry is one of Charter's: a command running `charter hook <event>`
@@ -53,10 +69,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === "object" && !Array.isArray(value);
 }
 
-function eventGroups(hooks: Record<string, unknown>, event: string, where: string): MatcherGroup[] | undefined {
+function eventGroups(
+  hooks: Record<string, unknown>,
+  event: string,
+  where: string,
+): MatcherGroup[] | undefined {
   const groups = hooks[event];
   if (groups === undefined) return undefined;
-  if (!Array.isArray(groups)) throw new CliError(`${where}: hooks.${event} is not a list; fix it by hand first.`);
+  if (!Array.isArray(groups))
+    throw new CliError(`${where}: hooks.${event} is not a list; fix it by hand first.`);
   return groups as MatcherGroup[];
 }
 
@@ -65,13 +86,22 @@ function eventGroups(hooks: Record<string, unknown>, event: string, where: strin
  * hook. An event that already has a Charter entry keeps it in place (its command and
  * timeout brought up to date; any second copy removed), so installing twice changes nothing.
  */
-export function installHooks(settings: ClaudeSettings, base: string, where = "settings"): { settings: ClaudeSettings; changed: HookEventName[] } {
+export function installHooks(
+  settings: ClaudeSettings,
+  base: string,
+  where = "settings",
+): { settings: ClaudeSettings; changed: HookEventName[] } {
   const next = structuredClone(settings);
-  if (next.hooks !== undefined && !isObject(next.hooks)) throw new CliError(`${where}: "hooks" is not an object; fix it by hand first.`);
+  if (next.hooks !== undefined && !isObject(next.hooks))
+    throw new CliError(`${where}: "hooks" is not an object; fix it by hand first.`);
   const hooks = (next.hooks ??= {});
   const changed: HookEventName[] = [];
   for (const event of HOOK_EVENTS) {
-    const desired = { type: "command", command: hookCommand(base, event), timeout: HOOK_TIMEOUT_SECONDS };
+    const desired = {
+      type: "command",
+      command: hookCommand(base, event),
+      timeout: HOOK_TIMEOUT_SECONDS,
+    };
     const groups = eventGroups(hooks, event, where) ?? [];
     let found = false;
     let touched = false;
@@ -108,7 +138,10 @@ export function installHooks(settings: ClaudeSettings, base: string, where = "se
  * Removes Charter's entries (see isCharterEntry) from every event, and the groups, event
  * lists and `hooks` object that removing them left empty. Everything else stays as it was.
  */
-export function uninstallHooks(settings: ClaudeSettings, base?: string): { settings: ClaudeSettings; removed: number } {
+export function uninstallHooks(
+  settings: ClaudeSettings,
+  base?: string,
+): { settings: ClaudeSettings; removed: number } {
   const next = structuredClone(settings);
   if (!isObject(next.hooks)) return { settings: next, removed: 0 };
   const hooks = next.hooks;
@@ -135,11 +168,20 @@ export function uninstallHooks(settings: ClaudeSettings, base?: string): { setti
 
 export type SettingsScope = "project" | "user";
 
-export function settingsPath(scope: SettingsScope, cwd: string = process.cwd(), home: string = os.homedir()): string {
+export function settingsPath(
+  scope: SettingsScope,
+  cwd: string = process.cwd(),
+  home: string = os.homedir(),
+): string {
   return path.join(scope === "user" ? home : cwd, ".claude", "settings.json");
 }
 
-export type SettingsFile = { settings: ClaudeSettings; exists: boolean; indent: string; newline: boolean };
+export type SettingsFile = {
+  settings: ClaudeSettings;
+  exists: boolean;
+  indent: string;
+  newline: boolean;
+};
 
 /** Reads a Claude Code settings file; a missing file is empty settings. */
 export function readSettings(file: string): SettingsFile {
@@ -149,18 +191,29 @@ export function readSettings(file: string): SettingsFile {
   try {
     data = text.trim() ? JSON.parse(text) : {};
   } catch (error) {
-    throw new CliError(`${file} is not valid JSON (${(error as Error).message}); fix it by hand first.`);
+    throw new CliError(
+      `${file} is not valid JSON (${(error as Error).message}); fix it by hand first.`,
+    );
   }
-  if (!isObject(data)) throw new CliError(`${file} does not hold a JSON object; fix it by hand first.`);
+  if (!isObject(data))
+    throw new CliError(`${file} does not hold a JSON object; fix it by hand first.`);
   const indent = /^[{[]\r?\n([ \t]+)\S/.exec(text)?.[1] ?? "  ";
   return { settings: data, exists: true, indent, newline: text.endsWith("\n") || !text.trim() };
 }
 
 /** Writes settings atomically (temporary file, then rename), in the file's own indentation and mode. */
-export function writeSettings(file: string, settings: ClaudeSettings, style: Pick<SettingsFile, "indent" | "newline"> = { indent: "  ", newline: true }): void {
+export function writeSettings(
+  file: string,
+  settings: ClaudeSettings,
+  style: Pick<SettingsFile, "indent" | "newline"> = { indent: "  ", newline: true },
+): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
-  writeFileSync(temporary, `${JSON.stringify(settings, null, style.indent)}${style.newline ? "\n" : ""}`, { mode });
+  writeFileSync(
+    temporary,
+    `${JSON.stringify(settings, null, style.indent)}${style.newline ? "\n" : ""}`,
+    { mode },
+  );
   renameSync(temporary, file);
 }

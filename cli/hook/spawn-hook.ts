@@ -28,12 +28,17 @@ export const CALLS: [HookEventName, string][] = [
 
 /** A fixture payload as Claude Code sends it, pointing at the fixture transcript; `changes` override its fields. */
 export function payload(name: string, changes: Record<string, unknown> = {}): string {
-  const data = JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8")) as Record<string, unknown>;
+  const data = JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8")) as Record<
+    string,
+    unknown
+  >;
   return JSON.stringify({ ...data, transcript_path: TRANSCRIPT, ...changes });
 }
 
 export function buildHook(): { status: number | null; stderr: string } {
-  return spawnSync(process.execPath, [path.join(ROOT, "scripts", "build-hook.mjs")], { encoding: "utf8" });
+  return spawnSync(process.execPath, [path.join(ROOT, "scripts", "build-hook.mjs")], {
+    encoding: "utf8",
+  });
 }
 
 export type Run = { code: number | null; stdout: string; stderr: string; ms: number };
@@ -42,7 +47,12 @@ export type Run = { code: number | null; stdout: string; stderr: string; ms: num
  * Spawns the bundle (asynchronously: the scripted server answers from this process).
  * `stdinAfterMs` holds the payload back that long, as a slow pipe would.
  */
-export function run(args: string[], input: string, env: Record<string, string>, options: { stdinAfterMs?: number } = {}): Promise<Run> {
+export function run(
+  args: string[],
+  input: string,
+  env: Record<string, string>,
+  options: { stdinAfterMs?: number } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     // Only what the test gives: no developer's CHARTER_* settings leak into the hook.
@@ -84,12 +94,20 @@ export function setup(options: { store?: EventsStore } = {}) {
     rejectedDir,
     /** The spool's entries, oldest first. */
     spooled: () => spooled().map((e) => e.name),
-    spooledEvents: () => spooled().map((e) => JSON.parse(readFileSync(e.file, "utf8")) as Record<string, unknown> & { id: string }),
-    spooledIds: () => spooled().map((e) => (JSON.parse(readFileSync(e.file, "utf8")) as { id: string }).id),
+    spooledEvents: () =>
+      spooled().map(
+        (e) => JSON.parse(readFileSync(e.file, "utf8")) as Record<string, unknown> & { id: string },
+      ),
+    spooledIds: () =>
+      spooled().map((e) => (JSON.parse(readFileSync(e.file, "utf8")) as { id: string }).id),
     /** Everything in rejected/, sorted. */
     rejected: () => (existsSync(rejectedDir) ? readdirSync(rejectedDir).sort() : []),
     async start(port = 0) {
-      const server = await startEventsServer({ port, store: options.store, behaviour: { apiKey: API_KEY, context: (e) => `Principles for: ${e.prompt.slice(0, 20)}` } });
+      const server = await startEventsServer({
+        port,
+        store: options.store,
+        behaviour: { apiKey: API_KEY, context: (e) => `Principles for: ${e.prompt.slice(0, 20)}` },
+      });
       servers.add(server);
       return server;
     },
@@ -99,7 +117,12 @@ export function setup(options: { store?: EventsStore } = {}) {
     },
     env(port: number): Record<string, string> {
       // HOME in the temporary directory keeps a developer's ~/.config/charter/hook.json out of the test.
-      return { CHARTER_URL: `http://127.0.0.1:${port}`, CHARTER_API_KEY: API_KEY, CHARTER_SPOOL_DIR: spoolDir, HOME: dir };
+      return {
+        CHARTER_URL: `http://127.0.0.1:${port}`,
+        CHARTER_API_KEY: API_KEY,
+        CHARTER_SPOOL_DIR: spoolDir,
+        HOME: dir,
+      };
     },
   };
 }

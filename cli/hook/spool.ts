@@ -1,4 +1,14 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 import { errno, errorMessage } from "./io";
 import { takeLock, type SpoolLock } from "./spool-lock";
@@ -20,7 +30,10 @@ export const REASON_SUFFIX = ".reason.txt";
 export type Spooled = { name: string; file: string; bytes: number };
 
 /** What a spool entry holds. `salvaged`: the entry had garbage after its event; the file as it was is kept at this path. */
-export type SpoolRead = { kind: "event"; event: object; salvaged?: string } | { kind: "gone" } | { kind: "bad"; problem: string };
+export type SpoolRead =
+  | { kind: "event"; event: object; salvaged?: string }
+  | { kind: "gone" }
+  | { kind: "bad"; problem: string };
 
 /**
  * Nothing reads the server's answer to a spooled event, so a spooled UserPromptSubmit
@@ -134,20 +147,34 @@ export class Spool {
     let text: string;
     try {
       const stat = statSync(entry.file);
-      if (!stat.isFile()) return { kind: "bad", problem: `is ${describeKind(stat)}, not an event file` };
-      if (stat.size > MAX_ENTRY_BYTES) return { kind: "bad", problem: `holds ${stat.size} bytes, more than an event (${MAX_ENTRY_BYTES})` };
+      if (!stat.isFile())
+        return { kind: "bad", problem: `is ${describeKind(stat)}, not an event file` };
+      if (stat.size > MAX_ENTRY_BYTES)
+        return {
+          kind: "bad",
+          problem: `holds ${stat.size} bytes, more than an event (${MAX_ENTRY_BYTES})`,
+        };
       text = readFileSync(entry.file, "utf8");
     } catch (error) {
-      if (errno(error) !== "ENOENT") return { kind: "bad", problem: `cannot be read (${errorMessage(error)})` };
-      return exists(entry.file) ? { kind: "bad", problem: "is a link to nothing" } : { kind: "gone" };
+      if (errno(error) !== "ENOENT")
+        return { kind: "bad", problem: `cannot be read (${errorMessage(error)})` };
+      return exists(entry.file)
+        ? { kind: "bad", problem: "is a link to nothing" }
+        : { kind: "gone" };
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      return this.salvage(entry, text) ?? { kind: "bad", problem: text.trim() ? `is not JSON (${errorMessage(error)})` : "is empty" };
+      return (
+        this.salvage(entry, text) ?? {
+          kind: "bad",
+          problem: text.trim() ? `is not JSON (${errorMessage(error)})` : "is empty",
+        }
+      );
     }
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { kind: "bad", problem: "is JSON but not an event object" };
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+      return { kind: "bad", problem: "is JSON but not an event object" };
     return { kind: "event", event: parsed };
   }
 
@@ -163,13 +190,20 @@ export class Spool {
     }
     if (!event || typeof event !== "object" || Array.isArray(event)) return undefined;
     try {
-      const kept = this.keepAside(entry.name, text, `the ${text.length - length} characters after the event (from character ${length}) are not JSON; the event before them stayed in the spool`);
+      const kept = this.keepAside(
+        entry.name,
+        text,
+        `the ${text.length - length} characters after the event (from character ${length}) are not JSON; the event before them stayed in the spool`,
+      );
       const temporary = path.join(this.dir, `.${entry.name}.${process.pid}.tmp`);
       writeFileSync(temporary, text.slice(0, length), { mode: 0o600 });
       renameSync(temporary, entry.file);
       return { kind: "event", event, salvaged: kept };
     } catch (error) {
-      return { kind: "bad", problem: `holds an event followed by garbage and cannot be cleaned up (${errorMessage(error)})` };
+      return {
+        kind: "bad",
+        problem: `holds an event followed by garbage and cannot be cleaned up (${errorMessage(error)})`,
+      };
     }
   }
 
@@ -197,8 +231,17 @@ export class Spool {
   }
 
   /** Keeps an event the server refused when it was sent live, as reject() does for spooled ones. */
-  keepRejected<E extends { id: string; type?: unknown }>(event: E, reason: string, answer?: unknown): string {
-    return this.keepAside(this.nextName(event.id, Date.now()), JSON.stringify(unanswered(event)), reason, answer);
+  keepRejected<E extends { id: string; type?: unknown }>(
+    event: E,
+    reason: string,
+    answer?: unknown,
+  ): string {
+    return this.keepAside(
+      this.nextName(event.id, Date.now()),
+      JSON.stringify(unanswered(event)),
+      reason,
+      answer,
+    );
   }
 
   private keepAside(name: string, content: string, reason: string, answer?: unknown): string {
@@ -220,8 +263,15 @@ export class Spool {
   }
 
   private writeReason(target: string, reason: string, answer: unknown): void {
-    const shown = answer === undefined ? "" : `server answer:\n${typeof answer === "string" ? answer : JSON.stringify(answer, null, 2)}\n`;
-    writeFileSync(target.replace(/\.json$/, REASON_SUFFIX), `${reason}\nrejected at ${new Date().toISOString()}\n${shown}`, { mode: 0o600 });
+    const shown =
+      answer === undefined
+        ? ""
+        : `server answer:\n${typeof answer === "string" ? answer : JSON.stringify(answer, null, 2)}\n`;
+    writeFileSync(
+      target.replace(/\.json$/, REASON_SUFFIX),
+      `${reason}\nrejected at ${new Date().toISOString()}\n${shown}`,
+      { mode: 0o600 },
+    );
   }
 
   /**

@@ -6,7 +6,11 @@ const CHUNK_BYTES = 256 * 1024;
 const MAX_SCAN_BYTES = 16 * 1024 * 1024;
 
 type Block = { type?: unknown; text?: unknown };
-type Usage = { input_tokens?: unknown; cache_read_input_tokens?: unknown; cache_creation_input_tokens?: unknown };
+type Usage = {
+  input_tokens?: unknown;
+  cache_read_input_tokens?: unknown;
+  cache_creation_input_tokens?: unknown;
+};
 type Entry = {
   type?: unknown;
   isSidechain?: unknown;
@@ -63,7 +67,9 @@ function parse(line: string): Entry | undefined {
 function textOf(content: unknown): string[] {
   if (typeof content === "string") return [content];
   if (!Array.isArray(content)) return [];
-  return (content as Block[]).filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text as string);
+  return (content as Block[])
+    .filter((b) => b?.type === "text" && typeof b.text === "string")
+    .map((b) => b.text as string);
 }
 
 /** A user entry that is a prompt, not only tool results: it opens a new turn. */
@@ -81,7 +87,10 @@ function tokens(value: unknown): number {
 /** Input tokens of the request (fresh + cached) over the context window, capped at 1. */
 export function contextUtilization(usage: Usage | undefined): number | undefined {
   if (!usage || typeof usage !== "object") return undefined;
-  const used = tokens(usage.input_tokens) + tokens(usage.cache_read_input_tokens) + tokens(usage.cache_creation_input_tokens);
+  const used =
+    tokens(usage.input_tokens) +
+    tokens(usage.cache_read_input_tokens) +
+    tokens(usage.cache_creation_input_tokens);
   if (used === 0) return undefined;
   return Math.min(1, used / CONTEXT_WINDOW_TOKENS);
 }
@@ -106,14 +115,25 @@ export function readLastReply(file: string): LastReply {
         lines.push(entry);
       } else if (entry.type === "user") {
         if (lines.length > 0) break;
-        if (isPrompt(entry)) return { text: "", problem: `the transcript ${file} has no reply to the last prompt yet` };
+        if (isPrompt(entry))
+          return {
+            text: "",
+            problem: `the transcript ${file} has no reply to the last prompt yet`,
+          };
       }
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { text: "", problem: code === "ENOENT" ? `the transcript ${file} does not exist` : `cannot read the transcript ${file}: ${(error as Error).message}` };
+    return {
+      text: "",
+      problem:
+        code === "ENOENT"
+          ? `the transcript ${file} does not exist`
+          : `cannot read the transcript ${file}: ${(error as Error).message}`,
+    };
   }
-  if (lines.length === 0) return { text: "", problem: `the transcript ${file} has no assistant message` };
+  if (lines.length === 0)
+    return { text: "", problem: `the transcript ${file} has no assistant message` };
   const ordered = lines.reverse();
   const text = ordered.flatMap((entry) => textOf(entry.message?.content)).join("\n");
   const withUsage = [...ordered].reverse().find((entry) => entry.message?.usage);

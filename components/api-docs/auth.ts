@@ -7,7 +7,8 @@ export function describeAuth(op: Operation, doc: OpenApiDoc): string {
   const ways = requirements.flatMap((req) =>
     Object.keys(req).map((name) => {
       const scheme = doc.components?.securitySchemes?.[name];
-      if (scheme?.type === "apiKey" && scheme.name) return `an API key in the ${scheme.in ?? "header"} \`${scheme.name}\``;
+      if (scheme?.type === "apiKey" && scheme.name)
+        return `an API key in the ${scheme.in ?? "header"} \`${scheme.name}\``;
       return name;
     }),
   );

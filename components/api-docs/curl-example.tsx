@@ -1,6 +1,11 @@
 /** A copy-paste example: one UserPromptSubmit event posted with an API key. */
 export function CurlExample({ baseUrl }: { baseUrl: string }) {
-  const event = { id: "evt-0001-example-prompt", type: "UserPromptSubmit", session_id: "example-session-1", prompt: "Add a retry to the upload script" };
+  const event = {
+    id: "evt-0001-example-prompt",
+    type: "UserPromptSubmit",
+    session_id: "example-session-1",
+    prompt: "Add a retry to the upload script",
+  };
   const command = [
     `curl -sS -X POST ${baseUrl}/api/v1/events \\`,
     `  -H "content-type: application/json" \\`,
@@ -8,7 +13,10 @@ export function CurlExample({ baseUrl }: { baseUrl: string }) {
     `  -d '${JSON.stringify(event)}'`,
   ].join("\n");
   return (
-    <pre data-testid="curl-example" className="overflow-auto whitespace-pre-wrap break-words rounded bg-slate-900 p-3 font-mono text-xs text-slate-100">
+    <pre
+      data-testid="curl-example"
+      className="overflow-auto whitespace-pre-wrap break-words rounded bg-slate-900 p-3 font-mono text-xs text-slate-100"
+    >
       {command}
     </pre>
   );

@@ -1,7 +1,13 @@
 import { Table, Td } from "@/components/ui/primitives";
 import { InlineCode } from "./inline-code";
 
-export type FieldTableRow = { name: string; where?: string; type: string; required: boolean; description: string };
+export type FieldTableRow = {
+  name: string;
+  where?: string;
+  type: string;
+  required: boolean;
+  description: string;
+};
 
 /** Parameters or body fields: name, type in words, whether required, and what it means. */
 export function FieldTable({ rows, label }: { rows: FieldTableRow[]; label: string }) {

@@ -6,7 +6,13 @@ import { JsonBlock } from "./json-block";
 import { schemaVariants, typeText, type JsonSchema } from "./schema";
 import type { MediaTypes, OpenApiDoc, Operation } from "./types";
 
-const METHOD_TONE = { get: "green", post: "indigo", put: "amber", patch: "amber", delete: "red" } as const;
+const METHOD_TONE = {
+  get: "green",
+  post: "indigo",
+  put: "amber",
+  patch: "amber",
+  delete: "red",
+} as const;
 
 function statusTone(status: string) {
   if (status.startsWith("2")) return "green";
@@ -31,7 +37,11 @@ function BodyFields({ content }: { content: MediaTypes }) {
             <code className="font-mono text-xs text-slate-900">{variant.label}</code>
             <span className="text-xs text-slate-500"> · {variant.fields.length} fields</span>
           </summary>
-          <div className="mt-2">{variant.fields.length > 0 ? <FieldTable rows={variant.fields} label={`Fields of ${variant.label}`} /> : null}</div>
+          <div className="mt-2">
+            {variant.fields.length > 0 ? (
+              <FieldTable rows={variant.fields} label={`Fields of ${variant.label}`} />
+            ) : null}
+          </div>
         </details>
       ))}
       <details>
@@ -43,12 +53,25 @@ function BodyFields({ content }: { content: MediaTypes }) {
 }
 
 /** One path and method of the API: what it does, how it authenticates, what it takes and answers. */
-export function OperationCard({ path, method, op, doc }: { path: string; method: keyof typeof METHOD_TONE; op: Operation; doc: OpenApiDoc }) {
+export function OperationCard({
+  path,
+  method,
+  op,
+  doc,
+}: {
+  path: string;
+  method: keyof typeof METHOD_TONE;
+  op: Operation;
+  doc: OpenApiDoc;
+}) {
   const parameters = op.parameters ?? [];
   const requestExample = op.requestBody?.content["application/json"]?.example;
   return (
     <div data-testid={`operation-${method}-${path}`}>
-      <Card title={`${method.toUpperCase()} ${path}`} actions={<Badge tone={METHOD_TONE[method]}>{method.toUpperCase()}</Badge>}>
+      <Card
+        title={`${method.toUpperCase()} ${path}`}
+        actions={<Badge tone={METHOD_TONE[method]}>{method.toUpperCase()}</Badge>}
+      >
         <div className="space-y-5 text-sm">
           {op.summary ? <p className="font-medium text-slate-900">{op.summary}</p> : null}
           {op.description ? (
@@ -67,14 +90,22 @@ export function OperationCard({ path, method, op, doc }: { path: string; method:
               <Heading>Parameters</Heading>
               <FieldTable
                 label={`Parameters of ${method.toUpperCase()} ${path}`}
-                rows={parameters.map((p) => ({ name: p.name, where: p.in, type: typeText(p.schema), required: p.required ?? false, description: p.description ?? p.schema?.description ?? "" }))}
+                rows={parameters.map((p) => ({
+                  name: p.name,
+                  where: p.in,
+                  type: typeText(p.schema),
+                  required: p.required ?? false,
+                  description: p.description ?? p.schema?.description ?? "",
+                }))}
               />
             </div>
           ) : null}
           {op.requestBody ? (
             <div className="space-y-2">
               <Heading>{`Request body${op.requestBody.required ? " (required)" : ""}`}</Heading>
-              {requestExample !== undefined ? <JsonBlock value={requestExample} label="Request example" /> : null}
+              {requestExample !== undefined ? (
+                <JsonBlock value={requestExample} label="Request example" />
+              ) : null}
               <BodyFields content={op.requestBody.content} />
             </div>
           ) : null}

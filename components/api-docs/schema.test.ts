@@ -3,7 +3,15 @@ import { inlineCodeParts, schemaVariants, typeText } from "./schema";
 
 describe("inlineCodeParts", () => {
   it.each([
-    ["pass `next` as `cursor`", [{ code: false, text: "pass " }, { code: true, text: "next" }, { code: false, text: " as " }, { code: true, text: "cursor" }]],
+    [
+      "pass `next` as `cursor`",
+      [
+        { code: false, text: "pass " },
+        { code: true, text: "next" },
+        { code: false, text: " as " },
+        { code: true, text: "cursor" },
+      ],
+    ],
     ["no code", [{ code: false, text: "no code" }]],
     ["a lone ` stays", [{ code: false, text: "a lone ` stays" }]],
     ["`<b>x</b>`", [{ code: true, text: "<b>x</b>" }]],
@@ -28,13 +36,39 @@ describe("schemaVariants", () => {
   it("labels each alternative by its type constant, required fields first", () => {
     const schema = {
       anyOf: [
-        { oneOf: [{ type: "object", properties: { note: { type: "string" }, type: { const: "Stop" }, id: { type: "string" } }, required: ["type", "id"] }] },
-        { type: "object", properties: { events: { type: "array", items: { type: "object" } } }, required: ["events"] },
+        {
+          oneOf: [
+            {
+              type: "object",
+              properties: {
+                note: { type: "string" },
+                type: { const: "Stop" },
+                id: { type: "string" },
+              },
+              required: ["type", "id"],
+            },
+          ],
+        },
+        {
+          type: "object",
+          properties: { events: { type: "array", items: { type: "object" } } },
+          required: ["events"],
+        },
       ],
     };
     expect(schemaVariants(schema)).toEqual([
-      { label: "Stop", fields: [expect.objectContaining({ name: "type", required: true }), expect.objectContaining({ name: "id", required: true }), expect.objectContaining({ name: "note", required: false })] },
-      { label: "{ events }", fields: [{ name: "events", type: "array of object", required: true, description: "" }] },
+      {
+        label: "Stop",
+        fields: [
+          expect.objectContaining({ name: "type", required: true }),
+          expect.objectContaining({ name: "id", required: true }),
+          expect.objectContaining({ name: "note", required: false }),
+        ],
+      },
+      {
+        label: "{ events }",
+        fields: [{ name: "events", type: "array of object", required: true, description: "" }],
+      },
     ]);
   });
 });

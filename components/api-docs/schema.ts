@@ -23,7 +23,10 @@ export type FieldRow = { name: string; type: string; required: boolean; descript
 export type SchemaVariant = { label: string; fields: FieldRow[] };
 
 function range(schema: JsonSchema): string {
-  const [lo, hi] = schema.type === "string" ? [schema.minLength, schema.maxLength] : [schema.minimum, schema.maximum];
+  const [lo, hi] =
+    schema.type === "string"
+      ? [schema.minLength, schema.maxLength]
+      : [schema.minimum, schema.maximum];
   const unit = schema.type === "string" ? " chars" : "";
   if (lo !== undefined && hi !== undefined) return ` ${lo}–${hi}${unit}`;
   if (hi !== undefined) return ` ≤ ${hi}${unit}`;
@@ -46,7 +49,12 @@ export function typeText(schema: JsonSchema | undefined): string {
 /** An object schema's properties as rows, required ones first in their written order. */
 export function fieldRows(schema: JsonSchema): FieldRow[] {
   const required = new Set(schema.required ?? []);
-  const rows = Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, type: typeText(property), required: required.has(name), description: property.description ?? "" }));
+  const rows = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    type: typeText(property),
+    required: required.has(name),
+    description: property.description ?? "",
+  }));
   return [...rows.filter((r) => r.required), ...rows.filter((r) => !r.required)];
 }
 
@@ -56,7 +64,8 @@ export function schemaVariants(schema: JsonSchema): SchemaVariant[] {
   if (alternatives) return alternatives.flatMap(schemaVariants);
   if (!schema.properties) return [{ label: typeText(schema), fields: [] }];
   const kind = schema.properties.type?.const;
-  const label = kind !== undefined ? String(kind) : `{ ${Object.keys(schema.properties).join(", ")} }`;
+  const label =
+    kind !== undefined ? String(kind) : `{ ${Object.keys(schema.properties).join(", ")} }`;
   return [{ label, fields: fieldRows(schema) }];
 }
 

@@ -3,9 +3,19 @@ import type { JsonSchema } from "./schema";
 /** The parts of an OpenAPI 3.1 document the API page shows. */
 export type MediaTypes = Record<string, { schema?: unknown; example?: unknown }>;
 
-export type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: JsonSchema };
+export type Parameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+};
 
-export type Response = { description: string; content?: MediaTypes; headers?: Record<string, { description?: string }> };
+export type Response = {
+  description: string;
+  content?: MediaTypes;
+  headers?: Record<string, { description?: string }>;
+};
 
 export type Operation = {
   summary?: string;

@@ -21,7 +21,9 @@ export function CreateApiKeyForm() {
         e.preventDefault();
         const parsed = createApiKeySchema.safeParse({ name, scopes });
         if (!parsed.success) {
-          setClientErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+          setClientErrors(
+            Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])),
+          );
           return;
         }
         setClientErrors({});
@@ -38,7 +40,9 @@ export function CreateApiKeyForm() {
             <input
               type="checkbox"
               checked={scopes.includes(scope)}
-              onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
+              onChange={(e) =>
+                setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))
+              }
             />
             {scope}
           </label>
@@ -52,11 +56,19 @@ export function CreateApiKeyForm() {
       <Button type="submit" disabled={create.isPending}>
         {create.isPending ? "Creating…" : "Create key"}
       </Button>
-      {create.isError && !create.error.error.details ? <ErrorText>{create.error.message}</ErrorText> : null}
+      {create.isError && !create.error.error.details ? (
+        <ErrorText>{create.error.message}</ErrorText>
+      ) : null}
       {create.data ? (
         <div role="status" className="space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
           <p>Copy this key now: it is not stored and will not be shown again.</p>
-          <input readOnly aria-label="New API key" value={create.data.key} className="w-full rounded border border-amber-200 bg-white px-2 py-1 font-mono text-xs" onFocus={(e) => e.target.select()} />
+          <input
+            readOnly
+            aria-label="New API key"
+            value={create.data.key}
+            className="w-full rounded border border-amber-200 bg-white px-2 py-1 font-mono text-xs"
+            onFocus={(e) => e.target.select()}
+          />
           <CopyButton text={create.data.key} label="Copy key" />
         </div>
       ) : null}

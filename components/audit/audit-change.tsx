@@ -11,13 +11,17 @@ export function AuditChange({ changes }: { changes: FieldChange[] }) {
           <dd className="break-words text-slate-700">
             {change.before === "—" ? null : (
               <>
-                <span className="text-red-700 line-through decoration-red-300">{change.before}</span>
+                <span className="text-red-700 line-through decoration-red-300">
+                  {change.before}
+                </span>
                 <span className="px-1 text-slate-400" aria-label="changed to">
                   →
                 </span>
               </>
             )}
-            <span className={change.after === "—" ? "text-slate-400" : "text-emerald-800"}>{change.after}</span>
+            <span className={change.after === "—" ? "text-slate-400" : "text-emerald-800"}>
+              {change.after}
+            </span>
           </dd>
         </div>
       ))}

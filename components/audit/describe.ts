@@ -38,12 +38,21 @@ export function valueText(value: unknown, field = ""): string {
     return value === "" ? '""' : value;
   }
   if (typeof value === "boolean") return value ? "yes" : "no";
-  if (Array.isArray(value)) return value.length === 0 ? "none" : value.every((v) => !isRecord(v) && !Array.isArray(v)) ? value.map((v) => valueText(v)).join(", ") : JSON.stringify(value);
+  if (Array.isArray(value))
+    return value.length === 0
+      ? "none"
+      : value.every((v) => !isRecord(v) && !Array.isArray(v))
+        ? value.map((v) => valueText(v)).join(", ")
+        : JSON.stringify(value);
   return JSON.stringify(value);
 }
 
 /** Objects flattened to dotted paths of leaves (arrays are leaves). */
-function flatten(value: unknown, prefix = "", into = new Map<string, unknown>()): Map<string, unknown> {
+function flatten(
+  value: unknown,
+  prefix = "",
+  into = new Map<string, unknown>(),
+): Map<string, unknown> {
   if (isRecord(value)) {
     const keys = Object.keys(value);
     if (keys.length === 0 && prefix) into.set(prefix, value);
@@ -63,10 +72,17 @@ export function fieldChanges(before: unknown, after: unknown, names?: AuditNames
   const was = flatten(before);
   const now = flatten(after);
   const fields = [...new Set([...was.keys(), ...now.keys()])];
-  const text = (field: string, value: unknown) => (field.endsWith("ownerId") && typeof value === "string" ? (names?.users.get(value) ?? value) : valueText(value, field));
+  const text = (field: string, value: unknown) =>
+    field.endsWith("ownerId") && typeof value === "string"
+      ? (names?.users.get(value) ?? value)
+      : valueText(value, field);
   return fields
     .filter((field) => JSON.stringify(was.get(field)) !== JSON.stringify(now.get(field)))
-    .map((field) => ({ field, before: text(field, was.get(field)), after: text(field, now.get(field)) }));
+    .map((field) => ({
+      field,
+      before: text(field, was.get(field)),
+      after: text(field, now.get(field)),
+    }));
 }
 
 function stringField(value: unknown, key: string): string | undefined {
@@ -82,25 +98,47 @@ function constitutionPart(file: string | undefined): string | undefined {
 }
 
 /** Names the object of an audit entry from its type, id and recorded values ("overlay medical", "user alice@…", "key agent-ci"). */
-export function auditObject(entry: { objectType: string; objectId: string; before: unknown; after: unknown }, names: AuditNames): AuditObject {
+export function auditObject(
+  entry: { objectType: string; objectId: string; before: unknown; after: unknown },
+  names: AuditNames,
+): AuditObject {
   const { objectType: type, objectId: id, after, before } = entry;
   switch (type) {
     case "user":
-      return { kind: "user", name: names.users.get(id) ?? stringField(after, "email") ?? id, href: "/users" };
+      return {
+        kind: "user",
+        name: names.users.get(id) ?? stringField(after, "email") ?? id,
+        href: "/users",
+      };
     case "api_key":
-      return { kind: "key", name: stringField(after, "name") ?? names.keys.get(id) ?? id, href: "/api-keys" };
+      return {
+        kind: "key",
+        name: stringField(after, "name") ?? names.keys.get(id) ?? id,
+        href: "/api-keys",
+      };
     case "constitution": {
       const part = constitutionPart(stringField(after, "file"));
       const version = `version ${id}`;
-      if (part?.startsWith("overlay ")) return { kind: "overlay", name: `${part.slice("overlay ".length)} (${version})`, href: "/constitution/history" };
-      return { kind: "constitution", name: part ? `${part}, ${version}` : version, href: "/constitution/history" };
+      if (part?.startsWith("overlay "))
+        return {
+          kind: "overlay",
+          name: `${part.slice("overlay ".length)} (${version})`,
+          href: "/constitution/history",
+        };
+      return {
+        kind: "constitution",
+        name: part ? `${part}, ${version}` : version,
+        href: "/constitution/history",
+      };
     }
     case "key_point":
       return { kind: "key point", name: id, href: "/playbook" };
     case "turn":
       return { kind: "turn", name: id, href: `/turns/${encodeURIComponent(id)}` };
     case "session":
-      return id === "(none)" ? { kind: "session", name: "none given" } : { kind: "session", name: id, href: `/sessions/${encodeURIComponent(id)}` };
+      return id === "(none)"
+        ? { kind: "session", name: "none given" }
+        : { kind: "session", name: id, href: `/sessions/${encodeURIComponent(id)}` };
     case "weight_set":
       return { kind: "weight set", name: id, href: "/weights" };
     case "playbook":
@@ -108,6 +146,9 @@ export function auditObject(entry: { objectType: string; objectId: string; befor
     case "demo":
       return { kind: "demo data", name: "" };
     default:
-      return { kind: type.replace(/_/g, " "), name: stringField(after, "name") ?? stringField(before, "name") ?? id };
+      return {
+        kind: type.replace(/_/g, " "),
+        name: stringField(after, "name") ?? stringField(before, "name") ?? id,
+      };
   }
 }

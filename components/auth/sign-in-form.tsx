@@ -16,7 +16,11 @@ export function SignInForm() {
       if (res.status === 400) throw new Error("Enter a valid e-mail address.");
       if (res.status === 403) {
         const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
-        throw new Error(typeof body?.message === "string" ? body.message : "This address is not invited to Charter.");
+        throw new Error(
+          typeof body?.message === "string"
+            ? body.message
+            : "This address is not invited to Charter.",
+        );
       }
       if (!res.ok) throw new Error("The server could not answer right now.");
     },
@@ -30,7 +34,13 @@ export function SignInForm() {
       }}
     >
       <Field label="E-mail">
-        <Input type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Input
+          type="email"
+          required
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </Field>
       <Button type="submit" disabled={request.isPending}>
         {request.isPending ? "Checking…" : "Check my address"}
@@ -38,8 +48,8 @@ export function SignInForm() {
       {request.isError ? <ErrorText>{request.error.message}</ErrorText> : null}
       {request.isSuccess ? (
         <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-          That address is invited. Charter sends no e-mail and writes no links to its log: ask an admin for your sign-in link (Users page,
-          Sign-in link).
+          That address is invited. Charter sends no e-mail and writes no links to its log: ask an
+          admin for your sign-in link (Users page, Sign-in link).
         </p>
       ) : null}
     </form>

@@ -11,9 +11,16 @@ export function LoadDemoButton() {
       <Button onClick={() => load.mutate({})} disabled={load.isPending}>
         {load.isPending ? "Loading demo data…" : "Load demo data"}
       </Button>
-      <p className="text-xs text-slate-500">Five sample Claude Code sessions, imported like real transcripts (also: <code>charter demo load</code>).</p>
+      <p className="text-xs text-slate-500">
+        Five sample Claude Code sessions, imported like real transcripts (also:{" "}
+        <code>charter demo load</code>).
+      </p>
       {load.isError ? <ErrorText>{load.error.message}</ErrorText> : null}
-      {load.data ? <p role="status" className="text-sm text-emerald-700">Loaded {load.data.sessions} sessions.</p> : null}
+      {load.data ? (
+        <p role="status" className="text-sm text-emerald-700">
+          Loaded {load.data.sessions} sessions.
+        </p>
+      ) : null}
     </div>
   );
 }

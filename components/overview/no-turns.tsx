@@ -12,15 +12,19 @@ export function NoTurns({ canLoadDemo }: { canLoadDemo: boolean }) {
         <p>Charter scores a turn when an agent reports it. Two ways to report:</p>
         <ul className="list-disc space-y-2 pl-5">
           <li>
-            <strong>Claude Code:</strong> run <code className="rounded bg-slate-100 px-1">charter hooks install</code> on the agent&apos;s machine with an API key that has the{" "}
-            <code>ingest</code> scope (make one on the{" "}
+            <strong>Claude Code:</strong> run{" "}
+            <code className="rounded bg-slate-100 px-1">charter hooks install</code> on the
+            agent&apos;s machine with an API key that has the <code>ingest</code> scope (make one on
+            the{" "}
             <Link href="/api-keys" className={link}>
               API keys
             </Link>{" "}
             page); its hooks then report every prompt, tool call and stop.
           </li>
           <li>
-            <strong>Any agent:</strong> <code className="rounded bg-slate-100 px-1">POST /api/v1/events</code> with the key in the <code>x-api-key</code> header. See the{" "}
+            <strong>Any agent:</strong>{" "}
+            <code className="rounded bg-slate-100 px-1">POST /api/v1/events</code> with the key in
+            the <code>x-api-key</code> header. See the{" "}
             <Link href="/api-docs" className={link}>
               API
             </Link>{" "}

@@ -13,22 +13,60 @@ const LABELLED_DAYS = 3;
  */
 export function TrendChart({ points }: { points: DayPoint[] }) {
   const withTurns = points.filter((p) => p.avgNormalized !== null);
-  const summary = withTurns.map((p) => `${p.day} ${formatUnit(p.avgNormalized)} (${p.turns} turns)`).join(", ");
+  const summary = withTurns
+    .map((p) => `${p.day} ${formatUnit(p.avgNormalized)} (${p.turns} turns)`)
+    .join(", ");
   return (
-    <div data-testid="trend-chart" data-days={withTurns.length} role="img" aria-label={`Average normalized total per day over the last ${points.length} days: ${summary || "no turns"}`}>
-      <LineChart responsive data={points} style={{ width: "100%", height: 240 }} margin={{ top: 20, right: 16, bottom: 8, left: -16 }}>
+    <div
+      data-testid="trend-chart"
+      data-days={withTurns.length}
+      role="img"
+      aria-label={`Average normalized total per day over the last ${points.length} days: ${summary || "no turns"}`}
+    >
+      <LineChart
+        responsive
+        data={points}
+        style={{ width: "100%", height: 240 }}
+        margin={{ top: 20, right: 16, bottom: 8, left: -16 }}
+      >
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="day" tick={{ fontSize: 11 }} tickFormatter={(day: string) => day.slice(5)} minTickGap={16} />
-        <YAxis domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tick={{ fontSize: 11 }} tickFormatter={(v: number) => v.toFixed(2)} />
+        <XAxis
+          dataKey="day"
+          tick={{ fontSize: 11 }}
+          tickFormatter={(day: string) => day.slice(5)}
+          minTickGap={16}
+        />
+        <YAxis
+          domain={[0, 1]}
+          ticks={[0, 0.25, 0.5, 0.75, 1]}
+          tick={{ fontSize: 11 }}
+          tickFormatter={(v: number) => v.toFixed(2)}
+        />
         <Tooltip
           formatter={(value, _name, item) => [
             `${typeof value === "number" ? formatUnit(value) : value} (${(item.payload as DayPoint).turns} turns)`,
             "average",
           ]}
         />
-        <Line type="linear" dataKey="avgNormalized" name="average" stroke="#4f46e5" strokeWidth={2} dot={{ r: 4 }} activeDot={{ r: 6 }} connectNulls isAnimationActive={false}>
+        <Line
+          type="linear"
+          dataKey="avgNormalized"
+          name="average"
+          stroke="#4f46e5"
+          strokeWidth={2}
+          dot={{ r: 4 }}
+          activeDot={{ r: 6 }}
+          connectNulls
+          isAnimationActive={false}
+        >
           {withTurns.length <= LABELLED_DAYS ? (
-            <LabelList dataKey="avgNormalized" position="top" fontSize={11} fill="#334155" formatter={(v: unknown) => (typeof v === "number" ? formatUnit(v) : "")} />
+            <LabelList
+              dataKey="avgNormalized"
+              position="top"
+              fontSize={11}
+              fill="#334155"
+              formatter={(v: unknown) => (typeof v === "number" ? formatUnit(v) : "")}
+            />
           ) : null}
         </Line>
       </LineChart>

@@ -7,7 +7,11 @@ const DAY_MS = 86_400_000;
  * trend line's x axis is time, not "days that had turns"; a day without turns has
  * a null average (a gap in the line) and 0 turns.
  */
-export function fillDays(trend: readonly { day: string; turns: number; avgNormalized: number }[], days: number, today: Date): DayPoint[] {
+export function fillDays(
+  trend: readonly { day: string; turns: number; avgNormalized: number }[],
+  days: number,
+  today: Date,
+): DayPoint[] {
   const byDay = new Map(trend.map((t) => [t.day, t]));
   const end = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
   return Array.from({ length: days }, (_, i) => {

@@ -5,7 +5,8 @@ import { PRINCIPLE_QUESTIONS } from "@/lib/reward";
 
 /** The principles by their average score over the last 7 days, lowest first. */
 export function WeakestTable({ rows }: { rows: PrincipleAverage[] }) {
-  if (rows.length === 0) return <p className="text-sm text-slate-500">No turns were scored in the last 7 days.</p>;
+  if (rows.length === 0)
+    return <p className="text-sm text-slate-500">No turns were scored in the last 7 days.</p>;
   return (
     <Table head={["Principle", "Question", "Average"]}>
       {rows.map((row) => (

@@ -4,7 +4,9 @@ import type { ActionFailure } from "@/components/ui/use-action";
 /** An action's refusal with its per-field details, when the server sent any. */
 export function ActionError({ failure }: { failure: ActionFailure | null }) {
   if (!failure) return null;
-  const details = Array.isArray(failure.error.details) ? (failure.error.details as { path: string; message: string }[]) : [];
+  const details = Array.isArray(failure.error.details)
+    ? (failure.error.details as { path: string; message: string }[])
+    : [];
   return (
     <ErrorText>
       {failure.message}
@@ -22,6 +24,8 @@ export function ActionError({ failure }: { failure: ActionFailure | null }) {
 }
 
 /** Zod issues as "path: message" lines, for errors found before anything is sent. */
-export function issueLines(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string[] {
+export function issueLines(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): string[] {
   return issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
 }

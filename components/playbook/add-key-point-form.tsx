@@ -30,13 +30,19 @@ export function AddKeyPointForm() {
         add.mutate(parsed.data);
       }}
     >
-      <Field label="Key point" hint="One lesson, in a sentence or two." error={clientError ?? fieldError(add.error, "text")}>
+      <Field
+        label="Key point"
+        hint="One lesson, in a sentence or two."
+        error={clientError ?? fieldError(add.error, "text")}
+      >
         <TextArea name="text" rows={3} value={text} onChange={(e) => setText(e.target.value)} />
       </Field>
       <Button type="submit" disabled={add.isPending}>
         {add.isPending ? "Adding…" : "Add key point"}
       </Button>
-      {add.error && !Array.isArray(add.error.error.details) ? <ActionError failure={add.error} /> : null}
+      {add.error && !Array.isArray(add.error.error.details) ? (
+        <ActionError failure={add.error} />
+      ) : null}
       {add.data ? (
         <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
           Added <span className="font-mono">{add.data.name}</span>.

@@ -37,17 +37,31 @@ export function ImportPlaybookForm() {
         void submit();
       }}
     >
-      <Field label="playbook.json" hint="Any legacy format; names already in the playbook are updated." error={clientError}>
-        <Input name="file" type="file" accept=".json,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      <Field
+        label="playbook.json"
+        hint="Any legacy format; names already in the playbook are updated."
+        error={clientError}
+      >
+        <Input
+          name="file"
+          type="file"
+          accept=".json,application/json"
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+        />
       </Field>
       <Button type="submit" disabled={importer.isPending}>
         {importer.isPending ? "Importing…" : "Import"}
       </Button>
       <ActionError failure={importer.error} />
       {importer.data ? (
-        <div role="status" data-testid="import-result" className="space-y-1 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+        <div
+          role="status"
+          data-testid="import-result"
+          className="space-y-1 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900"
+        >
           <p>
-            Imported: <span data-testid="import-created">{importer.data.created}</span> created, <span data-testid="import-updated">{importer.data.updated}</span> updated.
+            Imported: <span data-testid="import-created">{importer.data.created}</span> created,{" "}
+            <span data-testid="import-updated">{importer.data.updated}</span> updated.
           </p>
           {importer.data.warnings.length > 0 ? (
             <ul className="list-disc pl-5 text-amber-800" aria-label="Import warnings">

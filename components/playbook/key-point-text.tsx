@@ -8,7 +8,15 @@ import { editKeyPointSchema } from "@/lib/schemas/playbook";
 import { ActionError } from "./action-error";
 
 /** A key point's text; editors can change it in place (its name and counts stay). */
-export function KeyPointText({ name, text, canEdit }: { name: string; text: string; canEdit: boolean }) {
+export function KeyPointText({
+  name,
+  text,
+  canEdit,
+}: {
+  name: string;
+  text: string;
+  canEdit: boolean;
+}) {
   const [draft, setDraft] = useState<string | null>(null);
   const [clientError, setClientError] = useState<string | null>(null);
   const edit = useAction(editKeyPointAction, { onSuccess: () => setDraft(null) });
@@ -52,7 +60,12 @@ export function KeyPointText({ name, text, canEdit }: { name: string; text: stri
         edit.mutate(parsed.data);
       }}
     >
-      <TextArea aria-label={`Text of ${name}`} rows={3} value={draft} onChange={(e) => setDraft(e.target.value)} />
+      <TextArea
+        aria-label={`Text of ${name}`}
+        rows={3}
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+      />
       {clientError ? (
         <p role="alert" className="text-xs text-red-600">
           {clientError}

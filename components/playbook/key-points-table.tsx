@@ -15,14 +15,31 @@ export type KeyPointView = {
 };
 
 /** The key points with their counts, trust ratio and status; editors edit texts in place. */
-export function KeyPointsTable({ rows, canEdit, emptyText }: { rows: KeyPointView[]; canEdit: boolean; emptyText: string }) {
+export function KeyPointsTable({
+  rows,
+  canEdit,
+  emptyText,
+}: {
+  rows: KeyPointView[];
+  canEdit: boolean;
+  emptyText: string;
+}) {
   return (
     <Table
       head={["Name", "Text", "Helpful", "Harmful", "Trust", "Status", "Last evaluation"]}
-      empty={rows.length === 0 ? <p className="px-3 py-6 text-center text-sm text-slate-500">{emptyText}</p> : null}
+      empty={
+        rows.length === 0 ? (
+          <p className="px-3 py-6 text-center text-sm text-slate-500">{emptyText}</p>
+        ) : null
+      }
     >
       {rows.map((row) => (
-        <tr key={row.name} data-testid={`key-point-${row.name}`} data-name={row.name} data-status={row.status}>
+        <tr
+          key={row.name}
+          data-testid={`key-point-${row.name}`}
+          data-name={row.name}
+          data-status={row.status}
+        >
           <Td className="whitespace-nowrap font-mono text-xs">{row.name}</Td>
           <Td className="min-w-64 max-w-xl">
             <KeyPointText name={row.name} text={row.text} canEdit={canEdit} />

@@ -6,7 +6,11 @@ import { STATUS_FILTERS, type PlaybookQuery } from "./query";
 /** Search and status filter: a GET form, so the URL (`?q=&status=`) holds them and can be shared. */
 export function PlaybookFilters({ query }: { query: PlaybookQuery }) {
   return (
-    <Form action="/playbook" aria-label="Filter key points" className="grid gap-3 md:grid-cols-[1fr_14rem_auto] md:items-end">
+    <Form
+      action="/playbook"
+      aria-label="Filter key points"
+      className="grid gap-3 md:grid-cols-[1fr_14rem_auto] md:items-end"
+    >
       <Field label="Search key points">
         <Input name="q" type="search" defaultValue={query.q} placeholder="Words in the text" />
       </Field>

@@ -7,20 +7,39 @@ import type { ProposalView } from "./types";
 import { approveQuestion, rejectQuestion, usePruneDecisions } from "./use-prune-decisions";
 
 /** The prune proposals; approvers select one or many and approve or reject them. */
-export function PruneQueue({ proposals, canDecide }: { proposals: ProposalView[]; canDecide: boolean }) {
+export function PruneQueue({
+  proposals,
+  canDecide,
+}: {
+  proposals: ProposalView[];
+  canDecide: boolean;
+}) {
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const decisions = usePruneDecisions(() => setPicked(new Set()));
   // A refresh can drop proposals decided elsewhere; only names still in the queue count as selected.
   const selected = proposals.map((p) => p.name).filter((name) => picked.has(name));
   const allSelected = proposals.length > 0 && selected.length === proposals.length;
 
-  if (proposals.length === 0) return <p className="text-sm text-slate-500">Nothing to decide: no key point meets the prune rule.</p>;
+  if (proposals.length === 0)
+    return (
+      <p className="text-sm text-slate-500">
+        Nothing to decide: no key point meets the prune rule.
+      </p>
+    );
   return (
     <div className="space-y-3">
       {canDecide ? (
         <div className="flex flex-wrap items-center gap-3 border-b border-slate-100 pb-3">
           <label className="flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" aria-label="Select all proposals" checked={allSelected} onChange={(e) => setPicked(new Set(e.target.checked ? proposals.map((p) => p.name) : []))} className="h-4 w-4" />
+            <input
+              type="checkbox"
+              aria-label="Select all proposals"
+              checked={allSelected}
+              onChange={(e) =>
+                setPicked(new Set(e.target.checked ? proposals.map((p) => p.name) : []))
+              }
+              className="h-4 w-4"
+            />
             {selected.length} of {proposals.length} selected
           </label>
           <ConfirmButton
@@ -47,7 +66,9 @@ export function PruneQueue({ proposals, canDecide }: { proposals: ProposalView[]
           </ConfirmButton>
         </div>
       ) : (
-        <p className="text-sm text-slate-500">Approvers decide proposals; you can read the evidence.</p>
+        <p className="text-sm text-slate-500">
+          Approvers decide proposals; you can read the evidence.
+        </p>
       )}
       <ActionError failure={decisions.failure} />
       <ul className="divide-y divide-slate-100">

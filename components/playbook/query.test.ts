@@ -6,9 +6,15 @@ import { parsePlaybookQuery, storeStatus } from "./query";
 describe("parsePlaybookQuery", () => {
   it.each([
     [{}, { q: "", status: "" }],
-    [{ q: "  globals ", status: "pruned" }, { q: "globals", status: "pruned" }],
+    [
+      { q: "  globals ", status: "pruned" },
+      { q: "globals", status: "pruned" },
+    ],
     [{ status: "deleted" }, { q: "", status: "" }],
-    [{ q: ["first", "second"], status: ["all"] }, { q: "first", status: "all" }],
+    [
+      { q: ["first", "second"], status: ["all"] },
+      { q: "first", status: "all" },
+    ],
   ])("reads %j", (params, query) => {
     expect(parsePlaybookQuery(params)).toEqual(query);
   });
@@ -31,6 +37,8 @@ describe("the prune rule as shown", () => {
   });
 
   it.each(SEED_PRUNE_TABLE)("fills in helpful %i, harmful %i", (helpful, harmful) => {
-    expect(ruleWithCounts({ helpful, harmful })).toBe(`${harmful} >= ${PRUNE_HARMFUL_FLOOR} and ${harmful} > ${helpful}`);
+    expect(ruleWithCounts({ helpful, harmful })).toBe(
+      `${harmful} >= ${PRUNE_HARMFUL_FLOOR} and ${harmful} > ${helpful}`,
+    );
   });
 });

@@ -12,7 +12,8 @@ export type StatusFilter = (typeof STATUS_FILTERS)[number]["value"];
 export type PlaybookQuery = { q: string; status: StatusFilter };
 export type SearchParams = Record<string, string | string[] | undefined>;
 
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
+const first = (value: string | string[] | undefined) =>
+  (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
 
 /**
  * Reads `?q=` and `?status=` from the URL; an unknown status falls back to the default

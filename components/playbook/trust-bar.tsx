@@ -11,7 +11,11 @@ export function TrustBar({ trust }: { trust: number | undefined }) {
   }
   const pct = Math.round(Math.min(Math.max(trust, 0), 1) * 100);
   return (
-    <span className="flex items-center gap-2 whitespace-nowrap" title="helpful / (helpful + harmful)" data-testid="trust">
+    <span
+      className="flex items-center gap-2 whitespace-nowrap"
+      title="helpful / (helpful + harmful)"
+      data-testid="trust"
+    >
       <span aria-hidden="true" className="block h-2 w-20 overflow-hidden rounded bg-red-100">
         <span className="block h-2 rounded bg-emerald-500" style={{ width: `${pct}%` }} />
       </span>

@@ -1,5 +1,10 @@
 /** One rating stored as evidence for a key point's counts. */
-export type EvaluationView = { id: string; rating: string; sessionId: string | null; createdAt: string };
+export type EvaluationView = {
+  id: string;
+  rating: string;
+  sessionId: string | null;
+  createdAt: string;
+};
 
 /** A prune proposal with its evidence, as the prune queue shows it. */
 export type ProposalView = {

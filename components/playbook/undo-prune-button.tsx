@@ -9,7 +9,12 @@ export function UndoPruneButton({ name }: { name: string }) {
   const undo = useAction(undoPruneAction);
   return (
     <div className="space-y-1">
-      <Button variant="secondary" disabled={undo.isPending} onClick={() => undo.mutate({ name })} aria-label={`Undo pruning ${name}`}>
+      <Button
+        variant="secondary"
+        disabled={undo.isPending}
+        onClick={() => undo.mutate({ name })}
+        aria-label={`Undo pruning ${name}`}
+      >
         {undo.isPending ? "Restoring…" : "Undo"}
       </Button>
       <ActionError failure={undo.error} />

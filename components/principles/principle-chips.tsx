@@ -1,7 +1,15 @@
 import Link from "next/link";
 
 /** Principle ids as small chips linking to their trust page; the title (when known) on hover. */
-export function PrincipleChips({ ids, titles, empty = "none" }: { ids: string[]; titles?: Map<string, string>; empty?: string }) {
+export function PrincipleChips({
+  ids,
+  titles,
+  empty = "none",
+}: {
+  ids: string[];
+  titles?: Map<string, string>;
+  empty?: string;
+}) {
   if (ids.length === 0) return <span className="text-xs text-slate-400">{empty}</span>;
   return (
     <span className="flex flex-wrap gap-1">

@@ -18,17 +18,32 @@ const row = (id: string, fields: Partial<TrustRow> = {}): TrustRow => ({
 
 describe("sortRows", () => {
   it("orders by lower bound, then use count, by default", () => {
-    const rows = [row("a", { lowerBound: 0.2, useCount: 3 }), row("b", { lowerBound: 0.5, useCount: 1 }), row("c", { lowerBound: 0.2, useCount: 9 })];
+    const rows = [
+      row("a", { lowerBound: 0.2, useCount: 3 }),
+      row("b", { lowerBound: 0.5, useCount: 1 }),
+      row("c", { lowerBound: 0.2, useCount: 9 }),
+    ];
     expect(sortRows(rows, DEFAULT_SORT).map((r) => r.id)).toEqual(["b", "c", "a"]);
   });
 
-  it.each(["asc", "desc"] as const)("puts unused principles (no raw trust) last when sorting %s", (dir) => {
-    const rows = [row("unused"), row("low", { raw: 0.1, useCount: 1 }), row("high", { raw: 0.9, useCount: 1 })];
-    expect(sortRows(rows, { key: "raw", dir }).at(-1)?.id).toBe("unused");
-  });
+  it.each(["asc", "desc"] as const)(
+    "puts unused principles (no raw trust) last when sorting %s",
+    (dir) => {
+      const rows = [
+        row("unused"),
+        row("low", { raw: 0.1, useCount: 1 }),
+        row("high", { raw: 0.9, useCount: 1 }),
+      ];
+      expect(sortRows(rows, { key: "raw", dir }).at(-1)?.id).toBe("unused");
+    },
+  );
 
   it("sorts a missing domain as core", () => {
-    const rows = [row("x", { domain: "medical" }), row("y", { domain: null }), row("z", { domain: "code" })];
+    const rows = [
+      row("x", { domain: "medical" }),
+      row("y", { domain: null }),
+      row("z", { domain: "code" }),
+    ];
     expect(sortRows(rows, { key: "domain", dir: "asc" }).map((r) => r.id)).toEqual(["z", "y", "x"]);
   });
 
@@ -41,7 +56,11 @@ describe("sortRows", () => {
 
 describe("nextSort", () => {
   it.each([
-    [{ key: "lowerBound", dir: "desc" } as const, "lowerBound" as const, { key: "lowerBound", dir: "asc" }],
+    [
+      { key: "lowerBound", dir: "desc" } as const,
+      "lowerBound" as const,
+      { key: "lowerBound", dir: "asc" },
+    ],
     [{ key: "lowerBound", dir: "desc" } as const, "title" as const, { key: "title", dir: "asc" }],
     [{ key: "title", dir: "asc" } as const, "useCount" as const, { key: "useCount", dir: "desc" }],
   ])("from %j, a click on %s gives %j", (current, key, expected) => {
@@ -50,7 +69,11 @@ describe("nextSort", () => {
 });
 
 describe("filterRows", () => {
-  const rows = [row("safety-1", { level: "hard" }), row("med-1", { domain: "medical", title: "Cite dosage sources" }), row("style-1")];
+  const rows = [
+    row("safety-1", { level: "hard" }),
+    row("med-1", { domain: "medical", title: "Cite dosage sources" }),
+    row("style-1"),
+  ];
 
   it.each([
     [{ domain: "core", level: "", text: "" }, ["safety-1", "style-1"]],

@@ -13,7 +13,17 @@ export type TrustRow = {
   trend: { day: string; smoothed: number; uses: number }[];
 };
 
-export const SORT_KEYS = ["id", "title", "level", "domain", "useCount", "successCount", "raw", "smoothed", "lowerBound"] as const;
+export const SORT_KEYS = [
+  "id",
+  "title",
+  "level",
+  "domain",
+  "useCount",
+  "successCount",
+  "raw",
+  "smoothed",
+  "lowerBound",
+] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export type Sort = { key: SortKey; dir: "asc" | "desc" };
 

@@ -7,7 +7,8 @@ import type { PrincipleUsage } from "./types";
 
 /** The credits the principle received, newest first: the session, the credit and its reasoning, the version that injected it. */
 export function UsageTable({ usage }: { usage: PrincipleUsage[] }) {
-  if (usage.length === 0) return <p className="text-sm text-slate-500">No session has credited this principle yet.</p>;
+  if (usage.length === 0)
+    return <p className="text-sm text-slate-500">No session has credited this principle yet.</p>;
   return (
     <Table head={["When", "Session", "Credit", "Reasoning", "Version"]}>
       {usage.map((u) => (
@@ -17,7 +18,11 @@ export function UsageTable({ usage }: { usage: PrincipleUsage[] }) {
           </Td>
           <Td className="font-mono text-xs">
             {u.sessionId ? (
-              <Link href={`/sessions/${encodeURIComponent(u.sessionId)}`} title={u.sessionId} className="text-indigo-600 hover:underline">
+              <Link
+                href={`/sessions/${encodeURIComponent(u.sessionId)}`}
+                title={u.sessionId}
+                className="text-indigo-600 hover:underline"
+              >
                 {shortId(u.sessionId)}
               </Link>
             ) : (
@@ -27,8 +32,12 @@ export function UsageTable({ usage }: { usage: PrincipleUsage[] }) {
           <Td>
             <CreditBar credit={u.credit} />
           </Td>
-          <Td className="font-mono text-xs">{u.reasoning ?? <span className="text-slate-400">—</span>}</Td>
-          <Td className="tabular-nums text-xs">{u.constitutionVersionId ?? <span className="text-slate-400">—</span>}</Td>
+          <Td className="font-mono text-xs">
+            {u.reasoning ?? <span className="text-slate-400">—</span>}
+          </Td>
+          <Td className="tabular-nums text-xs">
+            {u.constitutionVersionId ?? <span className="text-slate-400">—</span>}
+          </Td>
         </tr>
       ))}
     </Table>

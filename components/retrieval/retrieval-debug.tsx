@@ -19,13 +19,16 @@ export function RetrievalDebug({ debug }: { debug: DebugInfo }) {
         <Row label="Path">{debug.path}</Row>
         <Row label="Prefilter cache">{debug.prefilter_cache_status}</Row>
         <Row label="Timings">
-          prefilter {debug.timings_ms.prefilter} ms · agents {debug.timings_ms.agents} ms · total {debug.timings_ms.total} ms
+          prefilter {debug.timings_ms.prefilter} ms · agents {debug.timings_ms.agents} ms · total{" "}
+          {debug.timings_ms.total} ms
         </Row>
         <Row label="Context">{contextText(debug.context)}</Row>
         <Row label="LLM calls">
           prefilter {debug.llm_calls.prefilter} · domain agents {debug.llm_calls.domain_agent}
         </Row>
-        <Row label="Domains considered">{debug.domains_considered.length ? debug.domains_considered.join(", ") : "none"}</Row>
+        <Row label="Domains considered">
+          {debug.domains_considered.length ? debug.domains_considered.join(", ") : "none"}
+        </Row>
         <Row label="Fallbacks">
           {debug.fallbacks.length === 0 ? (
             "none"
@@ -53,8 +56,12 @@ export function RetrievalDebug({ debug }: { debug: DebugInfo }) {
         </Row>
       </dl>
       <details>
-        <summary className="cursor-pointer text-sm font-medium text-slate-700">Raw debug JSON</summary>
-        <pre className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">{JSON.stringify(debug, null, 2)}</pre>
+        <summary className="cursor-pointer text-sm font-medium text-slate-700">
+          Raw debug JSON
+        </summary>
+        <pre className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+          {JSON.stringify(debug, null, 2)}
+        </pre>
       </details>
     </div>
   );

@@ -14,7 +14,13 @@ import { contextText } from "./why";
  * Runs a prompt through retrieval and shows what would be injected, and why. An
  * `initialPrompt` (from `?prompt=`, e.g. a failing eval case) is filled in and run once on load.
  */
-export function RetrievalPlayground({ domains, initialPrompt = "" }: { domains: string[]; initialPrompt?: string }) {
+export function RetrievalPlayground({
+  domains,
+  initialPrompt = "",
+}: {
+  domains: string[];
+  initialPrompt?: string;
+}) {
   const [prompt, setPrompt] = useState(initialPrompt);
   const [topK, setTopK] = useState("");
   const [domain, setDomain] = useState("");
@@ -39,10 +45,16 @@ export function RetrievalPlayground({ domains, initialPrompt = "" }: { domains: 
           className="space-y-3"
           onSubmit={(e) => {
             e.preventDefault();
-            const input = { prompt, topK: topK.trim() ? Number(topK) : undefined, domain: domain || undefined };
+            const input = {
+              prompt,
+              topK: topK.trim() ? Number(topK) : undefined,
+              domain: domain || undefined,
+            };
             const parsed = retrieveSchema.safeParse(input);
             if (!parsed.success) {
-              setClientErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+              setClientErrors(
+                Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])),
+              );
               return;
             }
             setClientErrors({});
@@ -50,11 +62,23 @@ export function RetrievalPlayground({ domains, initialPrompt = "" }: { domains: 
           }}
         >
           <Field label="Prompt" error={error("prompt")}>
-            <TextArea rows={4} value={prompt} onChange={(e) => setPrompt(e.target.value)} placeholder="I have had severe headaches for three days" />
+            <TextArea
+              rows={4}
+              value={prompt}
+              onChange={(e) => setPrompt(e.target.value)}
+              placeholder="I have had severe headaches for three days"
+            />
           </Field>
           <div className="flex flex-wrap items-end gap-3">
             <Field label="Top k" hint="Empty for the default." error={error("topK")}>
-              <Input type="number" min={1} max={100} value={topK} onChange={(e) => setTopK(e.target.value)} className="block w-28" />
+              <Input
+                type="number"
+                min={1}
+                max={100}
+                value={topK}
+                onChange={(e) => setTopK(e.target.value)}
+                className="block w-28"
+              />
             </Field>
             <Field label="Domain" hint="Or let Charter detect it." error={error("domain")}>
               <Select value={domain} onChange={(e) => setDomain(e.target.value)} className="block">
@@ -66,7 +90,9 @@ export function RetrievalPlayground({ domains, initialPrompt = "" }: { domains: 
               {run.isPending ? "Retrieving…" : "Retrieve"}
             </Button>
           </div>
-          {run.isError && !run.error.error.details ? <ErrorText>{run.error.message}</ErrorText> : null}
+          {run.isError && !run.error.error.details ? (
+            <ErrorText>{run.error.message}</ErrorText>
+          ) : null}
         </form>
       </Card>
       {run.data ? (

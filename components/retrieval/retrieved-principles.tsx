@@ -8,7 +8,24 @@ import { whyText } from "./why";
 /** Retrieved principles in the order returned (conflict order, the prevailing first), each with why it was chosen and the characters its line takes. */
 export function RetrievedPrinciples({ principles }: { principles: RetrievedPrinciple[] }) {
   return (
-    <Table head={["#", "Id", "Level", "Priority", "Title", "Confidence", "Domain", "Why chosen", "Characters"]} empty={principles.length === 0 ? <p className="px-3 py-4 text-sm text-slate-500">No principle was retrieved.</p> : null}>
+    <Table
+      head={[
+        "#",
+        "Id",
+        "Level",
+        "Priority",
+        "Title",
+        "Confidence",
+        "Domain",
+        "Why chosen",
+        "Characters",
+      ]}
+      empty={
+        principles.length === 0 ? (
+          <p className="px-3 py-4 text-sm text-slate-500">No principle was retrieved.</p>
+        ) : null
+      }
+    >
       {principles.map((p, i) => (
         <tr key={p.id} data-testid={`retrieved-${p.id}`}>
           <Td className="tabular-nums text-slate-500">{i + 1}</Td>

@@ -11,7 +11,8 @@ export function OutcomeSummary({ outcome }: { outcome: SessionOutcome | null }) 
   if (!outcome) {
     return (
       <p className="text-sm text-slate-600" data-testid="session-outcome" data-status="open">
-        <OutcomeBadge status={null} /> Not credited yet: the outcome and the principles&apos; credit are computed once, when the session ends (SessionEnd).
+        <OutcomeBadge status={null} /> Not credited yet: the outcome and the principles&apos; credit
+        are computed once, when the session ends (SessionEnd).
       </p>
     );
   }
@@ -25,10 +26,18 @@ export function OutcomeSummary({ outcome }: { outcome: SessionOutcome | null }) 
     ["Prompts", formatCount(s.prompt_count)],
   ];
   return (
-    <div className="space-y-4 text-sm" data-testid="session-outcome" data-status={outcome.status} data-score={outcome.score}>
+    <div
+      className="space-y-4 text-sm"
+      data-testid="session-outcome"
+      data-status={outcome.status}
+      data-score={outcome.score}
+    >
       <p className="flex items-center gap-3">
         <OutcomeBadge status={outcome.status} />
-        <span className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="outcome-score">
+        <span
+          className="text-3xl font-semibold tabular-nums text-slate-900"
+          data-testid="outcome-score"
+        >
           {formatUnit(outcome.score)}
         </span>
       </p>
@@ -42,7 +51,9 @@ export function OutcomeSummary({ outcome }: { outcome: SessionOutcome | null }) 
       </dl>
       <ScoreFormation outcome={outcome} />
       <p className="text-xs text-slate-500">
-        Success at {formatUnit(OUTCOME_THRESHOLDS.success)} or above, failure at {formatUnit(OUTCOME_THRESHOLDS.failure)} or below, partial in between. Credited <Time value={outcome.computedAt} />.
+        Success at {formatUnit(OUTCOME_THRESHOLDS.success)} or above, failure at{" "}
+        {formatUnit(OUTCOME_THRESHOLDS.failure)} or below, partial in between. Credited{" "}
+        <Time value={outcome.computedAt} />.
       </p>
     </div>
   );

@@ -15,9 +15,20 @@ function input(part: Part, s: OutcomeSignals): { label: string; from: string } {
     case "user_sentiment":
       return { label: "User sentiment", from: `average sentiment ${formatUnit(s.avg_sentiment)}` };
     case "made_edits":
-      return { label: "Made edits", from: s.made_edits ? `edits made: ${formatUnit(EDIT_VALUES.made)}` : `no edits: ${formatUnit(EDIT_VALUES.none)}` };
+      return {
+        label: "Made edits",
+        from: s.made_edits
+          ? `edits made: ${formatUnit(EDIT_VALUES.made)}`
+          : `no edits: ${formatUnit(EDIT_VALUES.none)}`,
+      };
     case "no_errors":
-      return { label: "No errors", from: s.error_count === 0 ? `no errors: ${formatUnit(1)}` : `${s.error_count} × −${ERROR_PENALTY}: ${formatUnit(Math.max(0, 1 - s.error_count * ERROR_PENALTY))}` };
+      return {
+        label: "No errors",
+        from:
+          s.error_count === 0
+            ? `no errors: ${formatUnit(1)}`
+            : `${s.error_count} × −${ERROR_PENALTY}: ${formatUnit(Math.max(0, 1 - s.error_count * ERROR_PENALTY))}`,
+      };
   }
 }
 
@@ -28,9 +39,15 @@ export function ScoreFormation({ outcome }: { outcome: SessionOutcome }) {
     <table className="w-full text-xs" data-testid="score-formation">
       <thead>
         <tr className="text-left text-slate-500">
-          <th scope="col" className="py-1 font-medium">Part</th>
-          <th scope="col" className="py-1 text-right font-medium">Weight</th>
-          <th scope="col" className="py-1 text-right font-medium">Adds</th>
+          <th scope="col" className="py-1 font-medium">
+            Part
+          </th>
+          <th scope="col" className="py-1 text-right font-medium">
+            Weight
+          </th>
+          <th scope="col" className="py-1 text-right font-medium">
+            Adds
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
@@ -42,8 +59,12 @@ export function ScoreFormation({ outcome }: { outcome: SessionOutcome }) {
                 <span className="text-slate-900">{label}</span>
                 <span className="block text-slate-500">{from}</span>
               </td>
-              <td className="py-1 text-right tabular-nums">× {formatWeighted(OUTCOME_WEIGHTS[part])}</td>
-              <td className="py-1 text-right tabular-nums text-slate-900">{formatUnit(outcome.parts[part])}</td>
+              <td className="py-1 text-right tabular-nums">
+                × {formatWeighted(OUTCOME_WEIGHTS[part])}
+              </td>
+              <td className="py-1 text-right tabular-nums text-slate-900">
+                {formatUnit(outcome.parts[part])}
+              </td>
             </tr>
           );
         })}

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { agentOf, CLAUDE_CODE, clipLine, OTHER_AGENT, projectOf, sessionOrigin } from "./session-facts";
+import {
+  agentOf,
+  CLAUDE_CODE,
+  clipLine,
+  OTHER_AGENT,
+  projectOf,
+  sessionOrigin,
+} from "./session-facts";
 
 describe("sessionOrigin", () => {
   it.each([

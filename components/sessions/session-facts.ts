@@ -22,7 +22,9 @@ export const FIRST_PROMPT_CHARS = 120;
  */
 export function sessionOrigin(source: string, transcriptPath: string | null): SessionOrigin {
   if (source === "api") return transcriptPath ? "hook" : "api";
-  return (SESSION_ORIGINS as readonly string[]).includes(source) ? (source as SessionOrigin) : "api";
+  return (SESSION_ORIGINS as readonly string[]).includes(source)
+    ? (source as SessionOrigin)
+    : "api";
 }
 
 /** The agent behind a session: hooks and imports only ever come from Claude Code. */

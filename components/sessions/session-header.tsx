@@ -5,7 +5,16 @@ import { agentOf, clipLine, projectOf, sessionOrigin } from "./session-facts";
 import { ProjectName, SessionSource } from "./session-source";
 
 type Props = {
-  session: { id: string; source: string; cwd: string | null; transcriptPath: string | null; startedAt: Date; lastEventAt: Date; endedAt: Date | null; endReason: string | null };
+  session: {
+    id: string;
+    source: string;
+    cwd: string | null;
+    transcriptPath: string | null;
+    startedAt: Date;
+    lastEventAt: Date;
+    endedAt: Date | null;
+    endReason: string | null;
+  };
   firstPrompt: string | null;
   turns: number;
   toolCalls: number;
@@ -17,15 +26,26 @@ export function SessionHeader({ session, firstPrompt, turns, toolCalls, outcome 
   const origin = sessionOrigin(session.source, session.transcriptPath);
   const facts: [string, React.ReactNode][] = [
     ["Project", <ProjectName key="project" project={projectOf(session.cwd)} />],
-    ["Agent", <span key="agent" data-testid="session-agent">{agentOf(origin)}</span>],
+    [
+      "Agent",
+      <span key="agent" data-testid="session-agent">
+        {agentOf(origin)}
+      </span>,
+    ],
     ["Source", <SessionSource key="source" origin={origin} />],
     [
       "Outcome",
       <span key="outcome" className="whitespace-nowrap">
-        <OutcomeBadge status={outcome?.status ?? null} /> {outcome ? <span className="tabular-nums">{formatUnit(outcome.score)}</span> : null}
+        <OutcomeBadge status={outcome?.status ?? null} />{" "}
+        {outcome ? <span className="tabular-nums">{formatUnit(outcome.score)}</span> : null}
       </span>,
     ],
-    ["Turns", <span key="turns" className="tabular-nums">{formatCount(turns)} ({formatCount(toolCalls)} tool calls)</span>],
+    [
+      "Turns",
+      <span key="turns" className="tabular-nums">
+        {formatCount(turns)} ({formatCount(toolCalls)} tool calls)
+      </span>,
+    ],
     ["Started", <Time key="started" value={session.startedAt} />],
     ["Last event", <Time key="last" value={session.lastEventAt} />],
     [
@@ -36,14 +56,24 @@ export function SessionHeader({ session, firstPrompt, turns, toolCalls, outcome 
           {session.endReason ? ` (${session.endReason})` : ""}
         </span>
       ) : (
-        <span key="ended" className="text-slate-500">open</span>
+        <span key="ended" className="text-slate-500">
+          open
+        </span>
       ),
     ],
   ];
   return (
     <div className="space-y-2 text-sm">
-      <p className="break-words text-base text-slate-900" data-testid="session-first-prompt" title={firstPrompt ?? undefined}>
-        {firstPrompt ? clipLine(firstPrompt, 240) : <span className="italic text-slate-400">no prompt</span>}
+      <p
+        className="break-words text-base text-slate-900"
+        data-testid="session-first-prompt"
+        title={firstPrompt ?? undefined}
+      >
+        {firstPrompt ? (
+          clipLine(firstPrompt, 240)
+        ) : (
+          <span className="italic text-slate-400">no prompt</span>
+        )}
       </p>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-4">
         {facts.map(([label, value]) => (
@@ -55,7 +85,9 @@ export function SessionHeader({ session, firstPrompt, turns, toolCalls, outcome 
       </dl>
       <p className="font-mono text-xs text-slate-500">
         <span data-testid="session-id">{session.id}</span>
-        {session.transcriptPath ? <span title="transcript on the agent's machine"> · {session.transcriptPath}</span> : null}
+        {session.transcriptPath ? (
+          <span title="transcript on the agent's machine"> · {session.transcriptPath}</span>
+        ) : null}
       </p>
     </div>
   );

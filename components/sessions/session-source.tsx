@@ -1,7 +1,12 @@
 import { Badge } from "@/components/ui/primitives";
 import type { SessionOrigin } from "./session-facts";
 
-const TONES: Record<SessionOrigin, "indigo" | "slate" | "amber" | "green"> = { hook: "indigo", import: "slate", api: "amber", dashboard: "green" };
+const TONES: Record<SessionOrigin, "indigo" | "slate" | "amber" | "green"> = {
+  hook: "indigo",
+  import: "slate",
+  api: "amber",
+  dashboard: "green",
+};
 const TITLES: Record<SessionOrigin, string> = {
   hook: "Reported live by Charter's Claude Code hooks",
   import: "Imported from a Claude Code transcript",
@@ -22,7 +27,11 @@ export function SessionSource({ origin }: { origin: SessionOrigin }) {
 export function ProjectName({ project }: { project: { name: string; path: string } | null }) {
   if (!project) return <span className="text-slate-400">—</span>;
   return (
-    <span title={project.path} className="font-mono text-xs text-slate-800" data-testid="session-project">
+    <span
+      title={project.path}
+      className="font-mono text-xs text-slate-800"
+      data-testid="session-project"
+    >
       {project.name}
     </span>
   );

@@ -18,12 +18,28 @@ export type SessionRow = {
   outcome: { status: string; score: number } | null;
 };
 
-export const SESSION_TABLE_HEAD = ["Project", "First prompt", "Agent", "Source", "Outcome", "Turns", "Tools", "Last event"];
+export const SESSION_TABLE_HEAD = [
+  "Project",
+  "First prompt",
+  "Agent",
+  "Source",
+  "Outcome",
+  "Turns",
+  "Tools",
+  "Last event",
+];
 
 /** Sessions, newest activity first: the project, what was asked first, the agent, where the events came from, and the outcome once credited. */
 export function SessionsTable({ rows }: { rows: SessionRow[] }) {
   return (
-    <Table head={SESSION_TABLE_HEAD} empty={rows.length === 0 ? <p className="px-3 py-6 text-center text-sm text-slate-500">No sessions here yet.</p> : null}>
+    <Table
+      head={SESSION_TABLE_HEAD}
+      empty={
+        rows.length === 0 ? (
+          <p className="px-3 py-6 text-center text-sm text-slate-500">No sessions here yet.</p>
+        ) : null
+      }
+    >
       {rows.map((row) => {
         const origin = sessionOrigin(row.source, row.transcriptPath);
         return (
@@ -39,7 +55,11 @@ export function SessionsTable({ rows }: { rows: SessionRow[] }) {
                 className="block truncate text-slate-800 hover:text-indigo-600 hover:underline"
                 data-testid="session-first-prompt"
               >
-                {row.firstPrompt ? clipLine(row.firstPrompt) : <span className="italic text-slate-400">no prompt</span>}
+                {row.firstPrompt ? (
+                  clipLine(row.firstPrompt)
+                ) : (
+                  <span className="italic text-slate-400">no prompt</span>
+                )}
               </Link>
             </Td>
             <Td className="whitespace-nowrap text-xs leading-6">
@@ -50,7 +70,12 @@ export function SessionsTable({ rows }: { rows: SessionRow[] }) {
             </Td>
             <Td className="whitespace-nowrap">
               <span data-testid="session-outcome-cell">
-                <OutcomeBadge status={row.outcome?.status ?? null} /> {row.outcome ? <span className="tabular-nums text-xs text-slate-700">{formatUnit(row.outcome.score)}</span> : null}
+                <OutcomeBadge status={row.outcome?.status ?? null} />{" "}
+                {row.outcome ? (
+                  <span className="tabular-nums text-xs text-slate-700">
+                    {formatUnit(row.outcome.score)}
+                  </span>
+                ) : null}
               </span>
             </Td>
             <Td className="text-right tabular-nums">{formatCount(row.turns)}</Td>

@@ -2,7 +2,17 @@ import Link from "next/link";
 import { Card, PageHeader } from "@/components/ui/primitives";
 
 /** A section whose data arrives in a later release: says what it will show and where it is documented. */
-export function PlannedPage({ title, summary, will, docs }: { title: string; summary: string; will: string[]; docs: string }) {
+export function PlannedPage({
+  title,
+  summary,
+  will,
+  docs,
+}: {
+  title: string;
+  summary: string;
+  will: string[];
+  docs: string;
+}) {
   return (
     <>
       <PageHeader title={title} description={summary} />

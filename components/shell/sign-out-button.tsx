@@ -7,7 +7,11 @@ export function SignOutButton() {
   const router = useRouter();
   const signOut = useMutation({
     mutationFn: async () => {
-      const res = await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const res = await fetch("/api/auth/sign-out", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       if (!res.ok) throw new Error("Sign-out failed.");
     },
     onSuccess: () => {

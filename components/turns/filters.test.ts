@@ -3,7 +3,10 @@ import { parseTurnQuery, toTurnFilters, turnQueryString } from "./filters";
 
 describe("parseTurnQuery", () => {
   it("drops the empty fields a submitted form leaves, silently", () => {
-    expect(parseTurnQuery({ session: "", from: "  ", min: "0.5", principle: "" })).toEqual({ query: { min: 0.5 }, problems: [] });
+    expect(parseTurnQuery({ session: "", from: "  ", min: "0.5", principle: "" })).toEqual({
+      query: { min: 0.5 },
+      problems: [],
+    });
   });
 
   it.each([
@@ -24,7 +27,15 @@ describe("parseTurnQuery", () => {
 
 describe("turnQueryString", () => {
   it("round-trips through parseTurnQuery", () => {
-    const query = { session: "s 1", from: "2025-01-01", to: "2025-01-31", min: 0.2, max: 0.9, principle: "ethical" as const, below: 0.6 };
+    const query = {
+      session: "s 1",
+      from: "2025-01-01",
+      to: "2025-01-31",
+      min: 0.2,
+      max: 0.9,
+      principle: "ethical" as const,
+      below: 0.6,
+    };
     const text = turnQueryString(query);
     expect(parseTurnQuery(Object.fromEntries(new URLSearchParams(text))).query).toEqual(query);
   });
@@ -43,6 +54,14 @@ describe("toTurnFilters", () => {
   });
 
   it("maps the URL names to the repository's", () => {
-    expect(toTurnFilters({ session: "s", min: 0.1, max: 0.2, principle: "curated", below: 0.5 })).toMatchObject({ sessionId: "s", minTotal: 0.1, maxTotal: 0.2, principle: "curated", below: 0.5 });
+    expect(
+      toTurnFilters({ session: "s", min: 0.1, max: 0.2, principle: "curated", below: 0.5 }),
+    ).toMatchObject({
+      sessionId: "s",
+      minTotal: 0.1,
+      maxTotal: 0.2,
+      principle: "curated",
+      below: 0.5,
+    });
   });
 });

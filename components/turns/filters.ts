@@ -13,7 +13,10 @@ const KEYS = ["session", "from", "to", "min", "max", "principle", "below"] as co
  * submitted form leaves them) are dropped; a field the schema refuses is dropped and
  * reported, so a bad link still shows a table.
  */
-export function parseTurnQuery(params: SearchParams): { query: TurnQuery; problems: { field: string; message: string }[] } {
+export function parseTurnQuery(params: SearchParams): {
+  query: TurnQuery;
+  problems: { field: string; message: string }[];
+} {
   const raw: Record<string, string> = {};
   for (const key of KEYS) {
     const value = params[key];
@@ -22,13 +25,19 @@ export function parseTurnQuery(params: SearchParams): { query: TurnQuery; proble
   }
   const first = turnFiltersSchema.safeParse(raw);
   if (first.success) return { query: withoutCursor(first.data), problems: [] };
-  const problems = first.error.issues.map((i) => ({ field: String(i.path[0] ?? ""), message: i.message }));
+  const problems = first.error.issues.map((i) => ({
+    field: String(i.path[0] ?? ""),
+    message: i.message,
+  }));
   for (const p of problems) delete raw[p.field];
   const second = turnFiltersSchema.safeParse(raw);
   return { query: second.success ? withoutCursor(second.data) : {}, problems };
 }
 
-function withoutCursor({ cursor: _cursor, ...query }: z.output<typeof turnFiltersSchema>): TurnQuery {
+function withoutCursor({
+  cursor: _cursor,
+  ...query
+}: z.output<typeof turnFiltersSchema>): TurnQuery {
   return query;
 }
 

@@ -4,17 +4,31 @@ export type ContextDelivery = "delivered" | "spooled" | "imported" | "none" | st
 
 /** Why a turn's retrieved context did not reach the agent, in words. */
 export const UNDELIVERED: Record<string, string> = {
-  spooled: "The agent was not given this context: the hook could not reach the server in time, spooled the prompt and sent it later.",
-  imported: "The agent was not given this context: the session was imported from a transcript, so Charter never answered its prompts.",
+  spooled:
+    "The agent was not given this context: the hook could not reach the server in time, spooled the prompt and sent it later.",
+  imported:
+    "The agent was not given this context: the session was imported from a transcript, so Charter never answered its prompts.",
 };
 
-function PrincipleList({ ids, titles, testId }: { ids: string[]; titles: Map<string, string>; testId: string }) {
+function PrincipleList({
+  ids,
+  titles,
+  testId,
+}: {
+  ids: string[];
+  titles: Map<string, string>;
+  testId: string;
+}) {
   return (
     <ul className="space-y-1 text-sm">
       {ids.map((id) => (
         <li key={id} data-testid={`${testId}-${id}`}>
           <span className="font-mono text-xs text-slate-900">{id}</span>{" "}
-          {titles.has(id) ? <span className="text-slate-700">{titles.get(id)}</span> : <span className="italic text-slate-400">not in the current constitution</span>}
+          {titles.has(id) ? (
+            <span className="text-slate-700">{titles.get(id)}</span>
+          ) : (
+            <span className="italic text-slate-400">not in the current constitution</span>
+          )}
         </li>
       ))}
     </ul>
@@ -26,7 +40,17 @@ function PrincipleList({ ids, titles, testId }: { ids: string[]; titles: Map<str
  * when the context never reached the agent, what would have been injected: shown
  * for review, never credited.
  */
-export function InjectedPrinciples({ ids, retrieved = [], delivery = "delivered", titles }: { ids: string[]; retrieved?: string[]; delivery?: ContextDelivery; titles: Map<string, string> }) {
+export function InjectedPrinciples({
+  ids,
+  retrieved = [],
+  delivery = "delivered",
+  titles,
+}: {
+  ids: string[];
+  retrieved?: string[];
+  delivery?: ContextDelivery;
+  titles: Map<string, string>;
+}) {
   const note = UNDELIVERED[delivery];
   if (note) {
     return (
@@ -34,23 +58,38 @@ export function InjectedPrinciples({ ids, retrieved = [], delivery = "delivered"
         <p className="text-sm text-amber-800">{note} Its principles are not credited.</p>
         {retrieved.length ? (
           <>
-            <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Would have injected ({retrieved.length})</p>
+            <p className="text-xs font-medium uppercase tracking-wide text-slate-500">
+              Would have injected ({retrieved.length})
+            </p>
             <PrincipleList ids={retrieved} titles={titles} testId="would-inject" />
           </>
         ) : null}
       </div>
     );
   }
-  if (ids.length === 0) return <p className="text-sm text-slate-500">No principles were injected for this prompt.</p>;
+  if (ids.length === 0)
+    return <p className="text-sm text-slate-500">No principles were injected for this prompt.</p>;
   return <PrincipleList ids={ids} titles={titles} testId="injected" />;
 }
 
 /** One line for a session's timeline: the injected principles, or what would have been. */
-export function InjectedChips({ ids, retrieved = [], delivery = "delivered", titles }: { ids: string[]; retrieved?: string[]; delivery?: ContextDelivery; titles: Map<string, string> }) {
+export function InjectedChips({
+  ids,
+  retrieved = [],
+  delivery = "delivered",
+  titles,
+}: {
+  ids: string[];
+  retrieved?: string[];
+  delivery?: ContextDelivery;
+  titles: Map<string, string>;
+}) {
   if (UNDELIVERED[delivery]) {
     return (
       <span className="flex flex-wrap items-center gap-2" title={UNDELIVERED[delivery]}>
-        <span className="text-amber-800">{delivery === "imported" ? "imported: nothing injected" : "spooled: nothing injected"}</span>
+        <span className="text-amber-800">
+          {delivery === "imported" ? "imported: nothing injected" : "spooled: nothing injected"}
+        </span>
         {retrieved.length ? (
           <>
             would have injected <PrincipleChips ids={retrieved} titles={titles} />

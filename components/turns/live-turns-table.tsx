@@ -11,7 +11,10 @@ export const REFRESH_MS = 5_000;
 async function fetchPage(query: string, cursor?: string): Promise<TurnPage> {
   const params = new URLSearchParams(query);
   if (cursor) params.set("cursor", cursor);
-  const res = await fetch(`/api/v1/turns?${params}`, { headers: { accept: "application/json" }, cache: "no-store" });
+  const res = await fetch(`/api/v1/turns?${params}`, {
+    headers: { accept: "application/json" },
+    cache: "no-store",
+  });
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     throw new Error(body?.error?.message ?? `The server answered ${res.status}.`);
@@ -46,12 +49,23 @@ export function LiveTurnsTable({ query, initial }: { query: string; initial: Tur
   return (
     <div className="space-y-3">
       <p className="flex items-center gap-2 text-xs text-slate-500" aria-live="polite">
-        <span className={`inline-block h-2 w-2 rounded-full ${first.isError ? "bg-red-500" : "bg-emerald-500"}`} aria-hidden="true" />
-        {first.isError ? `Live updates paused: ${first.error.message}` : `${rows.length} ${rows.length === 1 ? "turn" : "turns"} shown; new turns appear every ${REFRESH_MS / 1000} s.`}
+        <span
+          className={`inline-block h-2 w-2 rounded-full ${first.isError ? "bg-red-500" : "bg-emerald-500"}`}
+          aria-hidden="true"
+        />
+        {first.isError
+          ? `Live updates paused: ${first.error.message}`
+          : `${rows.length} ${rows.length === 1 ? "turn" : "turns"} shown; new turns appear every ${REFRESH_MS / 1000} s.`}
       </p>
       <Table
         head={TURN_TABLE_HEAD}
-        empty={rows.length === 0 ? <p className="px-3 py-6 text-center text-sm text-slate-500">No scored turns match these filters yet.</p> : null}
+        empty={
+          rows.length === 0 ? (
+            <p className="px-3 py-6 text-center text-sm text-slate-500">
+              No scored turns match these filters yet.
+            </p>
+          ) : null
+        }
       >
         {rows.map((row) => (
           <TurnRow key={row.id} row={row} />

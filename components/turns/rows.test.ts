@@ -31,6 +31,10 @@ describe("mergeRows", () => {
 
   it("orders ties on scored_at by turn id, descending, as the API does", () => {
     const at = "2025-01-01T12:00:00.000Z";
-    expect(mergeRows([row("x", at)], [row("y", at), row("w", at)]).map((r) => r.id)).toEqual(["y", "x", "w"]);
+    expect(mergeRows([row("x", at)], [row("y", at), row("w", at)]).map((r) => r.id)).toEqual([
+      "y",
+      "x",
+      "w",
+    ]);
   });
 });

@@ -5,7 +5,10 @@ export type TurnRow = Omit<TurnListRow, "scoredAt"> & { scoredAt: string };
 export type TurnPage = { rows: TurnRow[]; next: string | null };
 
 export function toTurnPage(page: { rows: TurnListRow[]; next: string | null }): TurnPage {
-  return { rows: page.rows.map((r) => ({ ...r, scoredAt: r.scoredAt.toISOString() })), next: page.next };
+  return {
+    rows: page.rows.map((r) => ({ ...r, scoredAt: r.scoredAt.toISOString() })),
+    next: page.next,
+  };
 }
 
 /** Newest first, as the API orders them: scored_at, then turn id, both descending. */

@@ -3,7 +3,15 @@ import { PRINCIPLE_QUESTIONS, PRINCIPLES, type ScoreDict } from "@/lib/reward";
 import { formatUnit, formatWeighted } from "@/lib/format";
 
 /** Each principle's question, engine score, effective score, weight and contribution to the weighted total. */
-export function ScoreTable({ engine, effective, weights }: { engine: ScoreDict; effective: ScoreDict; weights: Record<string, number> }) {
+export function ScoreTable({
+  engine,
+  effective,
+  weights,
+}: {
+  engine: ScoreDict;
+  effective: ScoreDict;
+  weights: Record<string, number>;
+}) {
   return (
     <Table head={["Principle", "Question", "Engine", "Effective", "Weight", "Score × weight"]}>
       {PRINCIPLES.map((p) => {

@@ -1,7 +1,8 @@
 import { formatCount } from "@/lib/format";
 import { isLong, toolValueView } from "./tool-value";
 
-const preClass = "max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-700";
+const preClass =
+  "max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-700";
 
 /** Text in a pre block; a long one folded behind a summary of its first line and size. */
 function Folded({ text }: { text: string }) {
@@ -10,7 +11,8 @@ function Folded({ text }: { text: string }) {
   return (
     <details>
       <summary className="cursor-pointer font-mono text-xs text-slate-600">
-        {first}… <span className="font-sans text-slate-400">({formatCount(text.length)} characters)</span>
+        {first}…{" "}
+        <span className="font-sans text-slate-400">({formatCount(text.length)} characters)</span>
       </summary>
       <pre className={`mt-1 ${preClass}`}>{text}</pre>
     </details>
@@ -49,11 +51,15 @@ export function ToolCallDetails({ input, output }: { input: unknown; output: str
       <summary className="cursor-pointer text-xs text-slate-600">input and output</summary>
       <div className="mt-2 space-y-3">
         <section>
-          <h4 className="mb-1 text-[11px] font-medium uppercase tracking-wide text-slate-500">Input</h4>
+          <h4 className="mb-1 text-[11px] font-medium uppercase tracking-wide text-slate-500">
+            Input
+          </h4>
           <ToolValue value={input} empty="no input" />
         </section>
         <section>
-          <h4 className="mb-1 text-[11px] font-medium uppercase tracking-wide text-slate-500">Output</h4>
+          <h4 className="mb-1 text-[11px] font-medium uppercase tracking-wide text-slate-500">
+            Output
+          </h4>
           <ToolValue value={output} empty="no output" />
         </section>
       </div>

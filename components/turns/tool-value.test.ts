@@ -15,7 +15,9 @@ describe("toolValueView", () => {
   });
 
   it("gives an object one row per key: strings as they are, other values pretty-printed", () => {
-    expect(toolValueView({ command: "npm test\n-- --watch", timeout: 120, opts: { cwd: "/x" } })).toEqual({
+    expect(
+      toolValueView({ command: "npm test\n-- --watch", timeout: 120, opts: { cwd: "/x" } }),
+    ).toEqual({
       kind: "rows",
       rows: [
         { key: "command", text: "npm test\n-- --watch", json: false },

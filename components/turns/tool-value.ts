@@ -17,7 +17,11 @@ export function isLong(text: string): boolean {
 function parsedIfJson(value: unknown): unknown {
   if (typeof value !== "string") return value;
   const text = value.trim();
-  if (!(text.startsWith("{") && text.endsWith("}")) && !(text.startsWith("[") && text.endsWith("]"))) return value;
+  if (
+    !(text.startsWith("{") && text.endsWith("}")) &&
+    !(text.startsWith("[") && text.endsWith("]"))
+  )
+    return value;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -12,7 +12,11 @@ const str = (value: string | number | undefined) => (value === undefined ? "" : 
  */
 export function TurnFilters({ query }: { query: TurnQuery }) {
   return (
-    <Form action="/turns" aria-label="Filter turns" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8 xl:items-end">
+    <Form
+      action="/turns"
+      aria-label="Filter turns"
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8 xl:items-end"
+    >
       <div className="sm:col-span-2">
         <Field label="Session">
           <Input name="session" defaultValue={str(query.session)} placeholder="session id" />
@@ -25,10 +29,26 @@ export function TurnFilters({ query }: { query: TurnQuery }) {
         <Input name="to" type="date" defaultValue={str(query.to)} />
       </Field>
       <Field label="Normalized total at least">
-        <Input name="min" type="number" min={0} max={1} step={0.01} defaultValue={str(query.min)} placeholder="0" />
+        <Input
+          name="min"
+          type="number"
+          min={0}
+          max={1}
+          step={0.01}
+          defaultValue={str(query.min)}
+          placeholder="0"
+        />
       </Field>
       <Field label="Normalized total at most">
-        <Input name="max" type="number" min={0} max={1} step={0.01} defaultValue={str(query.max)} placeholder="1" />
+        <Input
+          name="max"
+          type="number"
+          min={0}
+          max={1}
+          step={0.01}
+          defaultValue={str(query.max)}
+          placeholder="1"
+        />
       </Field>
       <Field label="Principle">
         <Select name="principle" defaultValue={str(query.principle)} className="w-full">
@@ -37,14 +57,26 @@ export function TurnFilters({ query }: { query: TurnQuery }) {
         </Select>
       </Field>
       <Field label="Scored below">
-        <Input name="below" type="number" min={0} max={1} step={0.01} defaultValue={str(query.below)} placeholder="1" />
+        <Input
+          name="below"
+          type="number"
+          min={0}
+          max={1}
+          step={0.01}
+          defaultValue={str(query.below)}
+          placeholder="1"
+        />
       </Field>
       <div className="flex items-center gap-3 sm:col-span-2 lg:col-span-4 xl:col-span-8">
         <Button type="submit">Apply filters</Button>
         <Link href="/turns" className="text-sm text-slate-600 hover:underline">
           Clear
         </Link>
-        <span className="text-xs text-slate-500">Totals are normalized (0 to 1), as in the table&apos;s first number; the weighted total beside it is for reference. &quot;Principle … scored below&quot; needs both fields. Dates are UTC days, both inclusive.</span>
+        <span className="text-xs text-slate-500">
+          Totals are normalized (0 to 1), as in the table&apos;s first number; the weighted total
+          beside it is for reference. &quot;Principle … scored below&quot; needs both fields. Dates
+          are UTC days, both inclusive.
+        </span>
       </div>
     </Form>
   );

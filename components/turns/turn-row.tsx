@@ -6,7 +6,15 @@ import { lowestPrinciple, shortId } from "./format";
 import type { TurnRow as Row } from "./rows";
 import { TotalBar } from "./total-bar";
 
-export const TURN_TABLE_HEAD = ["Scored", "Session", "Turn", "Prompt", "Normalized total (weighted)", "Lowest", ""];
+export const TURN_TABLE_HEAD = [
+  "Scored",
+  "Session",
+  "Turn",
+  "Prompt",
+  "Normalized total (weighted)",
+  "Lowest",
+  "",
+];
 
 const link = "text-indigo-600 hover:underline";
 
@@ -20,27 +28,44 @@ export function TurnRow({ row }: { row: Row }) {
         <Time value={row.scoredAt} />
       </Td>
       <Td className="font-mono text-xs">
-        <Link href={`/turns?session=${encodeURIComponent(row.sessionId)}`} title={`Only session ${row.sessionId}`} className={link}>
+        <Link
+          href={`/turns?session=${encodeURIComponent(row.sessionId)}`}
+          title={`Only session ${row.sessionId}`}
+          className={link}
+        >
           {shortId(row.sessionId)}
         </Link>
       </Td>
       <Td className="tabular-nums">
-        <Link href={href} className={link} aria-label={`Turn ${row.number} of session ${row.sessionId}`}>
+        <Link
+          href={href}
+          className={link}
+          aria-label={`Turn ${row.number} of session ${row.sessionId}`}
+        >
           #{row.number}
         </Link>
       </Td>
       <Td className="max-w-md">
-        <Link href={href} className="block truncate text-slate-800 hover:text-indigo-600 hover:underline" title={row.prompt}>
+        <Link
+          href={href}
+          className="block truncate text-slate-800 hover:text-indigo-600 hover:underline"
+          title={row.prompt}
+        >
           {row.prompt || <span className="italic text-slate-400">no prompt</span>}
         </Link>
       </Td>
       <Td>
-        <TotalBar normalized={row.normalizedTotal} weighted={row.weightedTotal} max={row.maxTotal} />
+        <TotalBar
+          normalized={row.normalizedTotal}
+          weighted={row.weightedTotal}
+          max={row.maxTotal}
+        />
       </Td>
       <Td className="whitespace-nowrap text-xs">
         {lowest ? (
           <>
-            {lowest.principle} <span className="tabular-nums text-slate-500">{formatUnit(lowest.score)}</span>
+            {lowest.principle}{" "}
+            <span className="tabular-nums text-slate-500">{formatUnit(lowest.score)}</span>
           </>
         ) : (
           <span className="text-slate-400">all 1.000</span>

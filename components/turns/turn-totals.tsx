@@ -7,11 +7,18 @@ type Totals = { weightedTotal: number; maxTotal: number; normalizedTotal: number
 /** A turn's totals: the normalized total first (the scale of the Turns filters), the weighted total beside it, and the weight set they were computed under. */
 export function TurnTotals({ score, weights }: { score: Totals; weights: WeightSetRow | null }) {
   return (
-    <div data-testid="turn-totals" data-weighted-total={score.weightedTotal} data-max-total={score.maxTotal} data-normalized-total={score.normalizedTotal} className="space-y-3 text-sm">
+    <div
+      data-testid="turn-totals"
+      data-weighted-total={score.weightedTotal}
+      data-max-total={score.maxTotal}
+      data-normalized-total={score.normalizedTotal}
+      className="space-y-3 text-sm"
+    >
       <p className="text-3xl font-semibold tabular-nums text-slate-900">
         {formatUnit(score.normalizedTotal)}{" "}
         <span className="text-base font-normal text-slate-500">
-          normalized, weighted {formatWeighted(score.weightedTotal)} / {formatWeighted(score.maxTotal)}
+          normalized, weighted {formatWeighted(score.weightedTotal)} /{" "}
+          {formatWeighted(score.maxTotal)}
         </span>
       </p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">

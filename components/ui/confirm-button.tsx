@@ -26,11 +26,27 @@ type Props = {
  * question with a confirm and a cancel button (never the browser's `confirm()` dialog,
  * which cannot be styled, is blocked in some embeddings and reads differently per browser).
  */
-export function ConfirmButton({ children, question, confirmLabel, pendingLabel, onConfirm, variant = "danger", disabled, pending, label, details }: Props) {
+export function ConfirmButton({
+  children,
+  question,
+  confirmLabel,
+  pendingLabel,
+  onConfirm,
+  variant = "danger",
+  disabled,
+  pending,
+  label,
+  details,
+}: Props) {
   const [open, setOpen] = useState(false);
   if (!open) {
     return (
-      <Button variant={variant} disabled={disabled || pending} aria-label={label} onClick={() => setOpen(true)}>
+      <Button
+        variant={variant}
+        disabled={disabled || pending}
+        aria-label={label}
+        onClick={() => setOpen(true)}
+      >
         {children}
       </Button>
     );
@@ -53,7 +69,11 @@ export function ConfirmButton({ children, question, confirmLabel, pendingLabel, 
           disabled={pending}
           onClick={() => {
             const result = onConfirm();
-            if (result instanceof Promise) result.then(() => setOpen(false), () => undefined);
+            if (result instanceof Promise)
+              result.then(
+                () => setOpen(false),
+                () => undefined,
+              );
             else setOpen(false);
           }}
         >

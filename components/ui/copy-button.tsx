@@ -33,7 +33,15 @@ async function copy(text: string): Promise<boolean> {
 }
 
 /** Copies `text` to the clipboard and says so for a few seconds; says when the browser refused. */
-export function CopyButton({ text, label = "Copy", what }: { text: string; label?: string; what?: string }) {
+export function CopyButton({
+  text,
+  label = "Copy",
+  what,
+}: {
+  text: string;
+  label?: string;
+  what?: string;
+}) {
   const [state, setState] = useState<State>("idle");
   useEffect(() => {
     if (state === "idle") return;
@@ -42,11 +50,19 @@ export function CopyButton({ text, label = "Copy", what }: { text: string; label
   }, [state]);
   return (
     <span className="inline-flex items-center gap-2">
-      <Button variant="secondary" aria-label={what ? `${label}: ${what}` : undefined} onClick={() => void copy(text).then((ok) => setState(ok ? "copied" : "failed"))}>
+      <Button
+        variant="secondary"
+        aria-label={what ? `${label}: ${what}` : undefined}
+        onClick={() => void copy(text).then((ok) => setState(ok ? "copied" : "failed"))}
+      >
         {state === "copied" ? "Copied" : label}
       </Button>
       <span aria-live="polite" className="text-xs text-slate-600">
-        {state === "copied" ? "Copied to the clipboard." : state === "failed" ? "The browser refused: select the text and copy it yourself." : ""}
+        {state === "copied"
+          ? "Copied to the clipboard."
+          : state === "failed"
+            ? "The browser refused: select the text and copy it yourself."
+            : ""}
       </span>
     </span>
   );

@@ -1,4 +1,9 @@
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+import type {
+  ButtonHTMLAttributes,
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+} from "react";
 
 function cx(...parts: (string | false | null | undefined)[]): string {
   return parts.filter(Boolean).join(" ");
@@ -7,30 +12,62 @@ function cx(...parts: (string | false | null | undefined)[]): string {
 type Variant = "primary" | "secondary" | "danger" | "ghost";
 const variants: Record<Variant, string> = {
   primary: "bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-300",
-  secondary: "bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
+  secondary:
+    "bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
   danger: "bg-white text-red-700 ring-1 ring-red-300 hover:bg-red-50 disabled:text-red-300",
   ghost: "text-slate-600 hover:bg-slate-100",
 };
 
-export function Button({ variant = "primary", className, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+export function Button({
+  variant = "primary",
+  className,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
   return (
     <button
       type="button"
-      className={cx("inline-flex items-center gap-1 rounded-md px-3 py-1.5 text-sm font-medium transition disabled:cursor-not-allowed", variants[variant], className)}
+      className={cx(
+        "inline-flex items-center gap-1 rounded-md px-3 py-1.5 text-sm font-medium transition disabled:cursor-not-allowed",
+        variants[variant],
+        className,
+      )}
       {...props}
     />
   );
 }
 
 export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
-  return <input className={cx("w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500", className)} {...props} />;
+  return (
+    <input
+      className={cx(
+        "w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500",
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
 export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
-  return <select className={cx("rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm", className)} {...props} />;
+  return (
+    <select
+      className={cx("rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm", className)}
+      {...props}
+    />
+  );
 }
 
-export function Field({ label, error, children, hint }: { label: string; error?: string; hint?: string; children: ReactNode }) {
+export function Field({
+  label,
+  error,
+  children,
+  hint,
+}: {
+  label: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <label className="block space-y-1">
       <span className="text-sm font-medium text-slate-700">{label}</span>
@@ -45,7 +82,15 @@ export function Field({ label, error, children, hint }: { label: string; error?:
   );
 }
 
-export function Card({ title, children, actions }: { title?: string; children: ReactNode; actions?: ReactNode }) {
+export function Card({
+  title,
+  children,
+  actions,
+}: {
+  title?: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
       {title || actions ? (
@@ -59,12 +104,22 @@ export function Card({ title, children, actions }: { title?: string; children: R
   );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex items-start justify-between gap-4">
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">{title}</h1>
-        {description ? <p className="mt-1 max-w-3xl text-sm text-slate-600">{description}</p> : null}
+        {description ? (
+          <p className="mt-1 max-w-3xl text-sm text-slate-600">{description}</p>
+        ) : null}
       </div>
       {actions}
     </div>
@@ -79,18 +134,45 @@ const badgeTones = {
   indigo: "bg-indigo-50 text-indigo-700 ring-indigo-200",
 } as const;
 
-export function Badge({ tone = "slate", children }: { tone?: keyof typeof badgeTones; children: ReactNode }) {
-  return <span className={cx("inline-flex rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ring-transparent", badgeTones[tone])}>{children}</span>;
+export function Badge({
+  tone = "slate",
+  children,
+}: {
+  tone?: keyof typeof badgeTones;
+  children: ReactNode;
+}) {
+  return (
+    <span
+      className={cx(
+        "inline-flex rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ring-transparent",
+        badgeTones[tone],
+      )}
+    >
+      {children}
+    </span>
+  );
 }
 
-export function Table({ head, children, empty }: { head: ReactNode[]; children: ReactNode; empty?: ReactNode }) {
+export function Table({
+  head,
+  children,
+  empty,
+}: {
+  head: ReactNode[];
+  children: ReactNode;
+  empty?: ReactNode;
+}) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <thead>
           <tr>
             {head.map((h, i) => (
-              <th key={i} scope="col" className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+              <th
+                key={i}
+                scope="col"
+                className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+              >
                 {h}
               </th>
             ))}

@@ -11,7 +11,10 @@ export class ActionFailure extends Error {
 }
 
 /** Runs a server action as a react-query mutation; on success the page's server data is refreshed. */
-export function useAction<I, T>(action: (input: I) => Promise<ActionResult<T>>, options: { onSuccess?: (data: T) => void } = {}) {
+export function useAction<I, T>(
+  action: (input: I) => Promise<ActionResult<T>>,
+  options: { onSuccess?: (data: T) => void } = {},
+) {
   const router = useRouter();
   return useMutation<T, ActionFailure, I>({
     mutationFn: async (input) => {

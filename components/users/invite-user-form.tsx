@@ -10,7 +10,9 @@ import { SignInLink } from "./sign-in-link";
 export function InviteUserForm() {
   const [form, setForm] = useState({ email: "", name: "", role: "viewer" as Role });
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
-  const invite = useAction(inviteUserAction, { onSuccess: () => setForm({ email: "", name: "", role: "viewer" }) });
+  const invite = useAction(inviteUserAction, {
+    onSuccess: () => setForm({ email: "", name: "", role: "viewer" }),
+  });
   const error = (field: string) => clientErrors[field] ?? fieldError(invite.error, field);
 
   return (
@@ -23,7 +25,9 @@ export function InviteUserForm() {
         // The same schema the server action uses, so the form and the server agree.
         const parsed = inviteUserSchema.safeParse(form);
         if (!parsed.success) {
-          setClientErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+          setClientErrors(
+            Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])),
+          );
           return;
         }
         setClientErrors({});
@@ -31,20 +35,35 @@ export function InviteUserForm() {
       }}
     >
       <Field label="E-mail" error={error("email")}>
-        <Input name="email" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+        <Input
+          name="email"
+          type="email"
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+        />
       </Field>
       <Field label="Name" error={error("name")}>
-        <Input name="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        <Input
+          name="name"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+        />
       </Field>
       <Field label="Role" error={error("role")}>
-        <Select name="role" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
+        <Select
+          name="role"
+          value={form.role}
+          onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
+        >
           <Options values={ROLES} />
         </Select>
       </Field>
       <Button type="submit" disabled={invite.isPending}>
         {invite.isPending ? "Inviting…" : "Invite"}
       </Button>
-      {invite.isError && !invite.error.error.details ? <ErrorText>{invite.error.message}</ErrorText> : null}
+      {invite.isError && !invite.error.error.details ? (
+        <ErrorText>{invite.error.message}</ErrorText>
+      ) : null}
       {invite.data ? <SignInLink email={invite.data.email} link={invite.data.link} /> : null}
     </form>
   );

@@ -7,7 +7,19 @@ import { setUserRoleAction } from "@/lib/actions/set-user-role";
 import { ROLES, type Role } from "@/lib/auth/roles";
 import { SignInLink } from "./sign-in-link";
 
-export function UserRowActions({ userId, email, role, banned, isSelf }: { userId: string; email: string; role: Role; banned: boolean; isSelf: boolean }) {
+export function UserRowActions({
+  userId,
+  email,
+  role,
+  banned,
+  isSelf,
+}: {
+  userId: string;
+  email: string;
+  role: Role;
+  banned: boolean;
+  isSelf: boolean;
+}) {
   const setRole = useAction(setUserRoleAction);
   const setBlocked = useAction(setUserBlockedAction);
   const link = useAction(issueSignInLinkAction);
@@ -15,14 +27,27 @@ export function UserRowActions({ userId, email, role, banned, isSelf }: { userId
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2">
-        <Select aria-label={`Role of ${email}`} value={role} disabled={setRole.isPending} onChange={(e) => setRole.mutate({ userId, role: e.target.value as Role })}>
+        <Select
+          aria-label={`Role of ${email}`}
+          value={role}
+          disabled={setRole.isPending}
+          onChange={(e) => setRole.mutate({ userId, role: e.target.value as Role })}
+        >
           <Options values={ROLES} />
         </Select>
-        <Button variant="secondary" onClick={() => link.mutate({ userId })} disabled={link.isPending || banned}>
+        <Button
+          variant="secondary"
+          onClick={() => link.mutate({ userId })}
+          disabled={link.isPending || banned}
+        >
           Sign-in link
         </Button>
         {isSelf ? null : (
-          <Button variant={banned ? "secondary" : "danger"} onClick={() => setBlocked.mutate({ userId, blocked: !banned })} disabled={setBlocked.isPending}>
+          <Button
+            variant={banned ? "secondary" : "danger"}
+            onClick={() => setBlocked.mutate({ userId, blocked: !banned })}
+            disabled={setBlocked.isPending}
+          >
             {banned ? "Unblock" : "Block"}
           </Button>
         )}

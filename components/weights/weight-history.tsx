@@ -11,13 +11,17 @@ export function WeightHistory({ sets }: { sets: WeightSetRow[] }) {
       {sets.map((set, i) => (
         <tr key={set.id} data-testid={`weight-set-${set.id}`}>
           <Td className="whitespace-nowrap">
-            <span className="font-medium text-slate-900">{set.id}</span> {i === 0 ? <Badge tone="green">in force</Badge> : null}
+            <span className="font-medium text-slate-900">{set.id}</span>{" "}
+            {i === 0 ? <Badge tone="green">in force</Badge> : null}
           </Td>
           <Td>
             <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs">
               {PRINCIPLES.map((p) => (
                 <li key={p} className="whitespace-nowrap">
-                  <span className="text-slate-500">{p}</span> <span className="tabular-nums text-slate-900">{formatWeighted(set.weights[p] ?? 1)}</span>
+                  <span className="text-slate-500">{p}</span>{" "}
+                  <span className="tabular-nums text-slate-900">
+                    {formatWeighted(set.weights[p] ?? 1)}
+                  </span>
                 </li>
               ))}
             </ul>

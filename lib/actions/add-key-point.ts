@@ -5,9 +5,12 @@ import { addKeyPointSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
 /** Adds a key point by hand (editors and up). */
-export const addKeyPointAction = defineAction({ role: "editor", input: addKeyPointSchema }, async (input, { caller }) => {
-  const actor = { id: caller.userId, label: caller.email };
-  const name = await playbookStore.add(input.text, actor);
-  revalidatePath("/playbook", "layout");
-  return { name };
-});
+export const addKeyPointAction = defineAction(
+  { role: "editor", input: addKeyPointSchema },
+  async (input, { caller }) => {
+    const actor = { id: caller.userId, label: caller.email };
+    const name = await playbookStore.add(input.text, actor);
+    revalidatePath("/playbook", "layout");
+    return { name };
+  },
+);

@@ -5,9 +5,16 @@ import { applyExtractionSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
 /** Applies an ExtractionResult by hand (editors and up): new points, ratings, then prune proposals. */
-export const applyExtractionAction = defineAction({ role: "editor", input: applyExtractionSchema }, async (input, { caller }) => {
-  const actor = { id: caller.userId, label: caller.email };
-  const result = await playbookStore.applyExtraction(input.extraction, input.sessionId ?? null, actor);
-  revalidatePath("/playbook", "layout");
-  return result;
-});
+export const applyExtractionAction = defineAction(
+  { role: "editor", input: applyExtractionSchema },
+  async (input, { caller }) => {
+    const actor = { id: caller.userId, label: caller.email };
+    const result = await playbookStore.applyExtraction(
+      input.extraction,
+      input.sessionId ?? null,
+      actor,
+    );
+    revalidatePath("/playbook", "layout");
+    return result;
+  },
+);

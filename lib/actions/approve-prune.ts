@@ -5,9 +5,12 @@ import { pruneDecisionSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
 /** Approves prune proposals (approvers and admins) that still meet the rule when decided; recoverable with undo. */
-export const approvePruneAction = defineAction({ role: "approver", input: pruneDecisionSchema }, async (input, { caller }) => {
-  const actor = { id: caller.userId, label: caller.email };
-  await playbookStore.approve(input.names, actor);
-  revalidatePath("/playbook", "layout");
-  return { names: input.names };
-});
+export const approvePruneAction = defineAction(
+  { role: "approver", input: pruneDecisionSchema },
+  async (input, { caller }) => {
+    const actor = { id: caller.userId, label: caller.email };
+    await playbookStore.approve(input.names, actor);
+    revalidatePath("/playbook", "layout");
+    return { names: input.names };
+  },
+);

@@ -4,7 +4,13 @@ import { z } from "zod";
 import { allows, resolveCaller, type Caller } from "@/lib/auth/caller";
 import type { Role } from "@/lib/auth/roles";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, validationErrorFrom } from "@/lib/errors";
+import {
+  AppError,
+  ForbiddenError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  validationErrorFrom,
+} from "@/lib/errors";
 import { log } from "@/lib/log";
 
 import type { ActionResult } from "./result";
@@ -25,16 +31,22 @@ export function defineAction<S extends z.ZodType, T>(
   return async (input) => {
     try {
       const caller = await resolveCaller(await headers());
-      if (!caller || caller.kind !== "user") throw new UnauthorizedError("Your session has ended: sign in again.");
-      if (!allows(caller, { role: config.role })) throw new ForbiddenError(`This needs the ${config.role} role or higher.`);
+      if (!caller || caller.kind !== "user")
+        throw new UnauthorizedError("Your session has ended: sign in again.");
+      if (!allows(caller, { role: config.role }))
+        throw new ForbiddenError(`This needs the ${config.role} role or higher.`);
       const parsed = config.input.safeParse(input);
       if (!parsed.success) throw validationErrorFrom(parsed.error.issues);
       return { ok: true, data: await run(parsed.data, { caller }) };
     } catch (error) {
       if (error instanceof AppError) return { ok: false, error: error.toJSON().error };
-      if (isDatabaseUnavailable(error)) return { ok: false, error: new ServiceUnavailableError().toJSON().error };
+      if (isDatabaseUnavailable(error))
+        return { ok: false, error: new ServiceUnavailableError().toJSON().error };
       log.error("unhandled error in server action", error);
-      return { ok: false, error: { code: "internal", message: "Something went wrong on the server." } };
+      return {
+        ok: false,
+        error: { code: "internal", message: "Something went wrong on the server." },
+      };
     }
   };
 }

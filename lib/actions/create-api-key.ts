@@ -5,8 +5,11 @@ import { createApiKeySchema } from "@/lib/schemas/api-key";
 import { defineAction } from "./client";
 
 /** Creates a key; the full key is in this one response and nowhere else. */
-export const createApiKeyAction = defineAction({ role: "admin", input: createApiKeySchema }, async (input, { caller }) => {
-  const created = await apiKeys.create(input, { id: caller.userId, label: caller.email });
-  revalidatePath("/api-keys");
-  return created;
-});
+export const createApiKeyAction = defineAction(
+  { role: "admin", input: createApiKeySchema },
+  async (input, { caller }) => {
+    const created = await apiKeys.create(input, { id: caller.userId, label: caller.email });
+    revalidatePath("/api-keys");
+    return created;
+  },
+);

@@ -5,9 +5,12 @@ import { editKeyPointSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
 /** Edits a key point's text (editors and up); its counts and name stay. */
-export const editKeyPointAction = defineAction({ role: "editor", input: editKeyPointSchema }, async (input, { caller }) => {
-  const actor = { id: caller.userId, label: caller.email };
-  await playbookStore.edit(input.name, input.text, actor);
-  revalidatePath("/playbook", "layout");
-  return { name: input.name };
-});
+export const editKeyPointAction = defineAction(
+  { role: "editor", input: editKeyPointSchema },
+  async (input, { caller }) => {
+    const actor = { id: caller.userId, label: caller.email };
+    await playbookStore.edit(input.name, input.text, actor);
+    revalidatePath("/playbook", "layout");
+    return { name: input.name };
+  },
+);

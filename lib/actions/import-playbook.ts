@@ -7,10 +7,19 @@ import { importPlaybookSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
 /** Imports a playbook.json (legacy formats migrated by seed 004's rules) into the database (editors and up). */
-export const importPlaybookAction = defineAction({ role: "editor", input: importPlaybookSchema }, async (input, { caller }) => {
-  const { playbook, warnings } = loadPlaybook(input.text);
-  if (playbook.key_points.length === 0) throw new ValidationError(`Nothing to import: ${warnings.join("; ") || "the playbook has no key points"}.`);
-  const result = await playbookStore.importPlaybook(playbook, { id: caller.userId, label: caller.email });
-  revalidatePath("/playbook", "layout");
-  return { ...result, warnings };
-});
+export const importPlaybookAction = defineAction(
+  { role: "editor", input: importPlaybookSchema },
+  async (input, { caller }) => {
+    const { playbook, warnings } = loadPlaybook(input.text);
+    if (playbook.key_points.length === 0)
+      throw new ValidationError(
+        `Nothing to import: ${warnings.join("; ") || "the playbook has no key points"}.`,
+      );
+    const result = await playbookStore.importPlaybook(playbook, {
+      id: caller.userId,
+      label: caller.email,
+    });
+    revalidatePath("/playbook", "layout");
+    return { ...result, warnings };
+  },
+);

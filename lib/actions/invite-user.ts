@@ -6,10 +6,13 @@ import { inviteUserSchema } from "@/lib/schemas/user";
 import { defineAction } from "./client";
 
 /** Adds a person and returns a one-time sign-in link for the admin to pass on. */
-export const inviteUserAction = defineAction({ role: "admin", input: inviteUserSchema }, async (input, { caller }) => {
-  const actor = { id: caller.userId, label: caller.email };
-  const user = await users.create(input, actor);
-  const link = await issueSignInLink(user.email, actor);
-  revalidatePath("/users");
-  return { userId: user.id, email: user.email, link };
-});
+export const inviteUserAction = defineAction(
+  { role: "admin", input: inviteUserSchema },
+  async (input, { caller }) => {
+    const actor = { id: caller.userId, label: caller.email };
+    const user = await users.create(input, actor);
+    const link = await issueSignInLink(user.email, actor);
+    revalidatePath("/users");
+    return { userId: user.id, email: user.email, link };
+  },
+);

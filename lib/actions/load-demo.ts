@@ -6,10 +6,23 @@ import { DEMO_DIR, importTranscripts, transcriptFiles } from "@/lib/services/imp
 import { defineAction } from "./client";
 
 /** Loads the shipped demo sessions through the transcript import path (editors and up; idempotent); audited with what it added. */
-export const loadDemoAction = defineAction({ role: "editor", input: z.object({}) }, async (_, { caller }) => {
-  const summary = await importTranscripts(await transcriptFiles(DEMO_DIR));
-  const result = { sessions: summary.sessions, accepted: summary.accepted, duplicates: summary.duplicates };
-  await auditLog.record({ actor: { id: caller.userId, label: caller.email }, action: "demo.load", objectType: "demo", objectId: "demo", after: result });
-  revalidatePath("/", "layout");
-  return result;
-});
+export const loadDemoAction = defineAction(
+  { role: "editor", input: z.object({}) },
+  async (_, { caller }) => {
+    const summary = await importTranscripts(await transcriptFiles(DEMO_DIR));
+    const result = {
+      sessions: summary.sessions,
+      accepted: summary.accepted,
+      duplicates: summary.duplicates,
+    };
+    await auditLog.record({
+      actor: { id: caller.userId, label: caller.email },
+      action: "demo.load",
+      objectType: "demo",
+      objectId: "demo",
+      after: result,
+    });
+    revalidatePath("/", "layout");
+    return result;
+  },
+);

@@ -5,8 +5,11 @@ import { overrideScoreSchema } from "@/lib/schemas/turns";
 import { defineAction } from "./client";
 
 /** Overrides one principle's score on one turn (editors and up); audited, totals recomputed. */
-export const overrideScoreAction = defineAction({ role: "editor", input: overrideScoreSchema }, async (input, { caller }) => {
-  const totals = await overrideScore(input, { id: caller.userId, label: caller.email });
-  revalidatePath(`/turns/${input.turnId}`);
-  return totals;
-});
+export const overrideScoreAction = defineAction(
+  { role: "editor", input: overrideScoreSchema },
+  async (input, { caller }) => {
+    const totals = await overrideScore(input, { id: caller.userId, label: caller.email });
+    revalidatePath(`/turns/${input.turnId}`);
+    return totals;
+  },
+);

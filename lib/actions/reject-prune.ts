@@ -5,9 +5,12 @@ import { pruneDecisionSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
 /** Rejects prune proposals (approvers and admins): the entries stay. */
-export const rejectPruneAction = defineAction({ role: "approver", input: pruneDecisionSchema }, async (input, { caller }) => {
-  const actor = { id: caller.userId, label: caller.email };
-  await playbookStore.reject(input.names, actor);
-  revalidatePath("/playbook", "layout");
-  return { names: input.names };
-});
+export const rejectPruneAction = defineAction(
+  { role: "approver", input: pruneDecisionSchema },
+  async (input, { caller }) => {
+    const actor = { id: caller.userId, label: caller.email };
+    await playbookStore.reject(input.names, actor);
+    revalidatePath("/playbook", "layout");
+    return { names: input.names };
+  },
+);

@@ -5,8 +5,14 @@ import { rollbackSchema } from "@/lib/schemas/constitution";
 import { defineAction } from "./client";
 
 /** Makes an earlier version current again, as a new version; approvers and admins only. */
-export const rollbackConstitutionAction = defineAction({ role: "approver", input: rollbackSchema }, async (input, { caller }) => {
-  const version = await constitutionVersions.rollback(input, { id: caller.userId, label: caller.email });
-  revalidatePath("/constitution", "layout");
-  return { versionId: version.id };
-});
+export const rollbackConstitutionAction = defineAction(
+  { role: "approver", input: rollbackSchema },
+  async (input, { caller }) => {
+    const version = await constitutionVersions.rollback(input, {
+      id: caller.userId,
+      label: caller.email,
+    });
+    revalidatePath("/constitution", "layout");
+    return { versionId: version.id };
+  },
+);

@@ -11,8 +11,14 @@ import { defineAction } from "./client";
  * is refused with every issue in `error.details`, and a stale base version is refused
  * as a conflict. Nothing is saved in either case.
  */
-export const saveCoreAction = defineAction({ role: "editor", input: saveCoreSchema }, async (input, { caller }) => {
-  const version = await constitutionVersions.saveFile({ path: CORE_FILE, ...input, action: "constitution.save_core" }, { id: caller.userId, label: caller.email });
-  revalidatePath("/constitution", "layout");
-  return { versionId: version.id };
-});
+export const saveCoreAction = defineAction(
+  { role: "editor", input: saveCoreSchema },
+  async (input, { caller }) => {
+    const version = await constitutionVersions.saveFile(
+      { path: CORE_FILE, ...input, action: "constitution.save_core" },
+      { id: caller.userId, label: caller.email },
+    );
+    revalidatePath("/constitution", "layout");
+    return { versionId: version.id };
+  },
+);

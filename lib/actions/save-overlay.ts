@@ -9,8 +9,14 @@ import { defineAction } from "./client";
  * with every issue (file, line, column, field, reason) in `error.details`; a stale
  * base version is refused as a conflict. Nothing is saved in either case.
  */
-export const saveOverlayAction = defineAction({ role: "editor", input: saveOverlaySchema }, async (input, { caller }) => {
-  const version = await constitutionVersions.saveOverlay(input, { id: caller.userId, label: caller.email });
-  revalidatePath("/constitution", "layout");
-  return { versionId: version.id };
-});
+export const saveOverlayAction = defineAction(
+  { role: "editor", input: saveOverlaySchema },
+  async (input, { caller }) => {
+    const version = await constitutionVersions.saveOverlay(input, {
+      id: caller.userId,
+      label: caller.email,
+    });
+    revalidatePath("/constitution", "layout");
+    return { versionId: version.id };
+  },
+);

@@ -5,8 +5,14 @@ import { saveWeightsSchema } from "@/lib/schemas/turns";
 import { defineAction } from "./client";
 
 /** Saves a new weight set (admins); stored totals are recomputed in the background. */
-export const saveWeightsAction = defineAction({ role: "admin", input: saveWeightsSchema }, async (input, { caller }) => {
-  const { weightSet, jobId } = await weightSets.save(input.weights, input.message, { id: caller.userId, label: caller.email });
-  revalidatePath("/weights");
-  return { weightSetId: weightSet.id, jobId };
-});
+export const saveWeightsAction = defineAction(
+  { role: "admin", input: saveWeightsSchema },
+  async (input, { caller }) => {
+    const { weightSet, jobId } = await weightSets.save(input.weights, input.message, {
+      id: caller.userId,
+      label: caller.email,
+    });
+    revalidatePath("/weights");
+    return { weightSetId: weightSet.id, jobId };
+  },
+);

@@ -4,8 +4,14 @@ import { users } from "@/lib/db/users";
 import { setUserBlockedSchema } from "@/lib/schemas/user";
 import { defineAction } from "./client";
 
-export const setUserBlockedAction = defineAction({ role: "admin", input: setUserBlockedSchema }, async ({ userId, blocked }, { caller }) => {
-  const user = await users.setBlocked(userId, blocked, { id: caller.userId, label: caller.email });
-  revalidatePath("/users");
-  return { userId: user.id, blocked: user.banned };
-});
+export const setUserBlockedAction = defineAction(
+  { role: "admin", input: setUserBlockedSchema },
+  async ({ userId, blocked }, { caller }) => {
+    const user = await users.setBlocked(userId, blocked, {
+      id: caller.userId,
+      label: caller.email,
+    });
+    revalidatePath("/users");
+    return { userId: user.id, blocked: user.banned };
+  },
+);

@@ -5,9 +5,12 @@ import { undoPruneSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
 /** Restores a pruned key point with its history (approvers and admins): to the prune queue if its counts still meet the rule, else into use. */
-export const undoPruneAction = defineAction({ role: "approver", input: undoPruneSchema }, async (input, { caller }) => {
-  const actor = { id: caller.userId, label: caller.email };
-  const status = await playbookStore.undo(input.name, actor);
-  revalidatePath("/playbook", "layout");
-  return { name: input.name, status };
-});
+export const undoPruneAction = defineAction(
+  { role: "approver", input: undoPruneSchema },
+  async (input, { caller }) => {
+    const actor = { id: caller.userId, label: caller.email };
+    const status = await playbookStore.undo(input.name, actor);
+    revalidatePath("/playbook", "layout");
+    return { name: input.name, status };
+  },
+);

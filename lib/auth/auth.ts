@@ -23,17 +23,34 @@ const ac = createAccessControl(defaultStatements);
 const noUserManagement = ac.newRole({ user: [], session: [] });
 // Impersonation is off: an impersonated session would put the wrong person in the audit log.
 const adminWithoutImpersonation = ac.newRole({
-  user: ["create", "list", "set-role", "ban", "delete", "set-password", "set-email", "set-phone", "get", "update"],
+  user: [
+    "create",
+    "list",
+    "set-role",
+    "ban",
+    "delete",
+    "set-password",
+    "set-email",
+    "set-phone",
+    "get",
+    "update",
+  ],
   session: ["list", "revoke", "delete"],
 });
 
 // Better Auth's admin endpoints are not served (lib/auth/endpoints.ts): Charter's actions change
 // users. The finer ranks (viewer < editor < approver) are Charter's own and are checked by
 // lib/auth/roles.ts in the action client and route wrapper.
-const roles = { viewer: noUserManagement, editor: noUserManagement, approver: noUserManagement, admin: adminWithoutImpersonation };
+const roles = {
+  viewer: noUserManagement,
+  editor: noUserManagement,
+  approver: noUserManagement,
+  admin: adminWithoutImpersonation,
+};
 
 /** Said to whoever asks the sign-in page for a link for an address that has no account. */
-export const NOT_INVITED_MESSAGE = "This address is not invited to Charter: ask an admin to add you on the Users page.";
+export const NOT_INVITED_MESSAGE =
+  "This address is not invited to Charter: ask an admin to add you on the Users page.";
 
 /**
  * Answers the sign-in page before a link is made. An address with no account (sign-up
@@ -49,8 +66,11 @@ const answerSignInPage = createAuthMiddleware(async (ctx) => {
   const body = ctx.body as { email?: unknown; metadata?: unknown } | undefined;
   if (isCapturedRequest(body?.metadata)) return;
   const email = typeof body?.email === "string" ? body.email : "";
-  const found = email ? await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase()) : null;
-  if (!found) throw new APIError("FORBIDDEN", { code: "NOT_INVITED", message: NOT_INVITED_MESSAGE });
+  const found = email
+    ? await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase())
+    : null;
+  if (!found)
+    throw new APIError("FORBIDDEN", { code: "NOT_INVITED", message: NOT_INVITED_MESSAGE });
   // The plugin's own answer, without its link.
   return { status: true };
 });
@@ -80,7 +100,9 @@ const swallowed = new AsyncLocalStorage<SwallowedError[]>();
  * `verifyApiKey` answers `{valid: false}` for any failure, a database that could not
  * be asked included; what it logged tells a refused key from an unchecked one.
  */
-export async function withSwallowedErrors<T>(call: () => Promise<T>): Promise<{ result: T; errors: SwallowedError[] }> {
+export async function withSwallowedErrors<T>(
+  call: () => Promise<T>,
+): Promise<{ result: T; errors: SwallowedError[] }> {
   const errors: SwallowedError[] = [];
   const result = await swallowed.run(errors, call);
   return { result, errors };
@@ -90,7 +112,11 @@ export async function withSwallowedErrors<T>(call: () => Promise<T>): Promise<{ 
  * Better Auth's log lines, through Charter's logger. A refused credential is routine
  * (a revoked key, an expired link): one warning line, no stack trace.
  */
-function authLog(level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]): void {
+function authLog(
+  level: "debug" | "info" | "warn" | "error",
+  message: string,
+  ...args: unknown[]
+): void {
   const first = args[0];
   if (level === "error") swallowed.getStore()?.push({ message, error: first });
   // The caller turns these into a 503 and the route wrapper logs them, once in a while.
@@ -100,7 +126,8 @@ function authLog(level: "debug" | "info" | "warn" | "error", message: string, ..
     log.error(`auth: ${message}`, first);
     return;
   }
-  if (level === "error" || level === "warn") log.warn(`auth: ${message}${reason ? ` (${reason})` : ""}`);
+  if (level === "error" || level === "warn")
+    log.warn(`auth: ${message}${reason ? ` (${reason})` : ""}`);
 }
 
 /**
@@ -111,13 +138,18 @@ const currentDb = new Proxy({} as PrismaClient, {
   get(_, property) {
     const client = db();
     const value: unknown = Reflect.get(client, property, client);
-    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(client) : value;
+    return typeof value === "function"
+      ? (value as (...args: unknown[]) => unknown).bind(client)
+      : value;
   },
 });
 
 function createAuth() {
   const secret = env().BETTER_AUTH_SECRET;
-  if (!secret) throw new Error("BETTER_AUTH_SECRET is not set: start Charter with `charter serve`, which generates one.");
+  if (!secret)
+    throw new Error(
+      "BETTER_AUTH_SECRET is not set: start Charter with `charter serve`, which generates one.",
+    );
   return betterAuth({
     appName: "Charter",
     baseURL: baseUrl(),
@@ -128,7 +160,10 @@ function createAuth() {
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     advanced: {
       // Bookkeeping writes (an API key's last-used time) run after the answer; a failed one is logged.
-      backgroundTasks: { handler: (task) => void task.catch((error: unknown) => authLog("warn", "background task failed", error)) },
+      backgroundTasks: {
+        handler: (task) =>
+          void task.catch((error: unknown) => authLog("warn", "background task failed", error)),
+      },
       // Rate limits key on the address the server stamped from the socket (lib/auth/client-ip.ts),
       // never on a header the client chose; without the stamp every caller shares one bucket.
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

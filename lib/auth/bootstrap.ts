@@ -12,9 +12,16 @@ export const SIGN_IN_ERROR_PATH = "/sign-in";
  * Makes a single-use sign-in link for an existing user (no e-mail is sent, nothing is
  * logged) and audits who asked for it: a link lets whoever holds it act as that user.
  */
-export async function issueSignInLink(email: string, actor: Actor = SYSTEM_ACTOR, callbackURL = "/"): Promise<string> {
+export async function issueSignInLink(
+  email: string,
+  actor: Actor = SYSTEM_ACTOR,
+  callbackURL = "/",
+): Promise<string> {
   const link = await captureSignInLink(email, (metadata) =>
-    auth().api.signInMagicLink({ body: { email, callbackURL, errorCallbackURL: SIGN_IN_ERROR_PATH, metadata }, headers: new Headers() }),
+    auth().api.signInMagicLink({
+      body: { email, callbackURL, errorCallbackURL: SIGN_IN_ERROR_PATH, metadata },
+      headers: new Headers(),
+    }),
   );
   // After the link is made, before it is handed out: a link whose record failed is never shown.
   await users.recordSignInLink(email, actor, SIGN_IN_LINK_TTL_SECONDS);
@@ -22,20 +29,42 @@ export async function issueSignInLink(email: string, actor: Actor = SYSTEM_ACTOR
 }
 
 /** Creates the user as an admin, or promotes an existing one; audited. */
-export async function upsertAdmin(email: string, name: string, actor: Actor = SYSTEM_ACTOR): Promise<{ id: string; created: boolean }> {
+export async function upsertAdmin(
+  email: string,
+  name: string,
+  actor: Actor = SYSTEM_ACTOR,
+): Promise<{ id: string; created: boolean }> {
   const normalized = email.toLowerCase();
   return db().$transaction(async (tx) => {
     const existing = await tx.user.findUnique({ where: { email: normalized } });
     if (existing) {
       if (existing.role !== "admin" || existing.banned) {
-        await tx.user.update({ where: { id: existing.id }, data: { role: "admin", banned: false } });
-        await auditLog.append(tx, { actor, action: "user.set_role", objectType: "user", objectId: existing.id, before: { role: existing.role, banned: existing.banned }, after: { role: "admin", banned: false } });
+        await tx.user.update({
+          where: { id: existing.id },
+          data: { role: "admin", banned: false },
+        });
+        await auditLog.append(tx, {
+          actor,
+          action: "user.set_role",
+          objectType: "user",
+          objectId: existing.id,
+          before: { role: existing.role, banned: existing.banned },
+          after: { role: "admin", banned: false },
+        });
       }
       return { id: existing.id, created: false };
     }
     const id = randomUUID();
-    await tx.user.create({ data: { id, email: normalized, name, role: "admin", emailVerified: true } });
-    await auditLog.append(tx, { actor, action: "user.create", objectType: "user", objectId: id, after: { email: normalized, name, role: "admin" } });
+    await tx.user.create({
+      data: { id, email: normalized, name, role: "admin", emailVerified: true },
+    });
+    await auditLog.append(tx, {
+      actor,
+      action: "user.create",
+      objectType: "user",
+      objectId: id,
+      after: { email: normalized, name, role: "admin" },
+    });
     return { id, created: true };
   });
 }
@@ -56,8 +85,15 @@ export async function firstAdminLink(email: string): Promise<string | null> {
  * or promoted; audited) and says so with `appointed`. Keys made without a signed-in
  * admin (the CLI, CHARTER_INIT_API_KEY) are owned by this admin.
  */
-export async function ensureAdmin(email: string, actor: Actor = SYSTEM_ACTOR): Promise<{ id: string; email: string; appointed: boolean }> {
-  const first = await db().user.findFirst({ where: { role: "admin", banned: { not: true } }, orderBy: { createdAt: "asc" }, select: { id: true, email: true } });
+export async function ensureAdmin(
+  email: string,
+  actor: Actor = SYSTEM_ACTOR,
+): Promise<{ id: string; email: string; appointed: boolean }> {
+  const first = await db().user.findFirst({
+    where: { role: "admin", banned: { not: true } },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, email: true },
+  });
   if (first) return { ...first, appointed: false };
   const { id } = await upsertAdmin(email, "Admin", actor);
   return { id, email: email.toLowerCase(), appointed: true };

@@ -1,8 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { allows, apiKeyFrom, callerLabel, type Caller } from "./caller";
 
-const user = (role: "viewer" | "editor" | "approver" | "admin"): Caller => ({ kind: "user", userId: "u1", email: "a@b.c", name: "A", role });
-const key = (...scopes: ("ingest" | "read")[]): Caller => ({ kind: "api_key", keyId: "k1", name: "agent", ownerId: "u1", scopes });
+const user = (role: "viewer" | "editor" | "approver" | "admin"): Caller => ({
+  kind: "user",
+  userId: "u1",
+  email: "a@b.c",
+  name: "A",
+  role,
+});
+const key = (...scopes: ("ingest" | "read")[]): Caller => ({
+  kind: "api_key",
+  keyId: "k1",
+  name: "agent",
+  ownerId: "u1",
+  scopes,
+});
 
 describe("allows", () => {
   it.each([

@@ -2,7 +2,15 @@ import { isAPIError } from "better-auth/api";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { ServiceUnavailableError } from "@/lib/errors";
 import { users } from "@/lib/db/users";
-import { API_KEY_RESOURCE, apiKeyScopeSchema, asRole, roleAtLeast, scopesAllowedFor, type ApiKeyScope, type Role } from "./roles";
+import {
+  API_KEY_RESOURCE,
+  apiKeyScopeSchema,
+  asRole,
+  roleAtLeast,
+  scopesAllowedFor,
+  type ApiKeyScope,
+  type Role,
+} from "./roles";
 import { auth, withSwallowedErrors } from "./auth";
 
 /** Who is making a request: a signed-in person, or a machine holding an API key. */
@@ -35,20 +43,32 @@ export async function resolveCaller(headers: Headers): Promise<Caller | null> {
       throw isDatabaseUnavailable(error) ? new ServiceUnavailableError() : error;
     });
   if (!session) return null;
-  const user = session.user as typeof session.user & { role?: string | null; banned?: boolean | null };
+  const user = session.user as typeof session.user & {
+    role?: string | null;
+    banned?: boolean | null;
+  };
   if (user.banned) return null;
-  return { kind: "user", userId: user.id, email: user.email, name: user.name, role: asRole(user.role) };
+  return {
+    kind: "user",
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    role: asRole(user.role),
+  };
 }
 
 async function resolveApiKey(key: string): Promise<Caller | null> {
-  const { result, errors } = await withSwallowedErrors(() => auth().api.verifyApiKey({ body: { key } }));
+  const { result, errors } = await withSwallowedErrors(() =>
+    auth().api.verifyApiKey({ body: { key } }),
+  );
   if (!result.valid || !result.key) {
     // The plugin answers `valid: false` for every failure; only an APIError is a refusal.
     const unchecked = errors.find((e) => e.error !== undefined && !isAPIError(e.error))?.error;
     if (unchecked === undefined) return null;
     throw isDatabaseUnavailable(unchecked) ? new ServiceUnavailableError() : unchecked;
   }
-  const granted = (result.key.permissions as Record<string, string[]> | null)?.[API_KEY_RESOURCE] ?? [];
+  const granted =
+    (result.key.permissions as Record<string, string[]> | null)?.[API_KEY_RESOURCE] ?? [];
   const stored = granted.flatMap((s) => {
     const parsed = apiKeyScopeSchema.safeParse(s);
     return parsed.success ? [parsed.data] : [];
@@ -60,7 +80,13 @@ async function resolveApiKey(key: string): Promise<Caller | null> {
   });
   if (!owner || owner.blocked) return null;
   const scopes = scopesAllowedFor(stored, owner.role);
-  return { kind: "api_key", keyId: result.key.id, name: result.key.name ?? result.key.id, ownerId: result.key.referenceId, scopes };
+  return {
+    kind: "api_key",
+    keyId: result.key.id,
+    name: result.key.name ?? result.key.id,
+    ownerId: result.key.referenceId,
+    scopes,
+  };
 }
 
 /** True when the caller may do what `access` demands. API keys only reach routes that name their scope. */

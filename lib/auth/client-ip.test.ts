@@ -7,10 +7,28 @@ const proxies = trustedProxyList(["10.0.0.5", "10.1.0.0/16", "fd00::/8"]);
 
 describe("clientIpFor", () => {
   it.each([
-    ["no proxies configured: the peer, whatever the header says", "203.0.113.9", "1.2.3.4", null, "203.0.113.9"],
+    [
+      "no proxies configured: the peer, whatever the header says",
+      "203.0.113.9",
+      "1.2.3.4",
+      null,
+      "203.0.113.9",
+    ],
     ["an untrusted peer: the peer", "203.0.113.9", "1.2.3.4", proxies, "203.0.113.9"],
-    ["a trusted peer: the last hop before it", "10.0.0.5", "1.2.3.4, 198.51.100.7", proxies, "198.51.100.7"],
-    ["trusted hops are skipped from the right", "10.0.0.5", "1.2.3.4, 198.51.100.7, 10.1.2.3", proxies, "198.51.100.7"],
+    [
+      "a trusted peer: the last hop before it",
+      "10.0.0.5",
+      "1.2.3.4, 198.51.100.7",
+      proxies,
+      "198.51.100.7",
+    ],
+    [
+      "trusted hops are skipped from the right",
+      "10.0.0.5",
+      "1.2.3.4, 198.51.100.7, 10.1.2.3",
+      proxies,
+      "198.51.100.7",
+    ],
     ["a trusted peer with no header: the peer", "10.0.0.5", undefined, proxies, "10.0.0.5"],
     ["a hop that is not an address: the peer", "10.0.0.5", "1.2.3.4, junk", proxies, "10.0.0.5"],
     ["an IPv4-mapped peer is IPv4", "::ffff:203.0.113.9", undefined, null, "203.0.113.9"],
@@ -38,7 +56,9 @@ describe("stampClientIp on a real server", () => {
     seen = [];
     const { port } = server.address() as AddressInfo;
     for (let i = 0; i < 5; i += 1) {
-      await fetch(`http://127.0.0.1:${port}/`, { headers: { "x-forwarded-for": `198.51.100.${i}`, [CLIENT_IP_HEADER]: `203.0.113.${i}` } });
+      await fetch(`http://127.0.0.1:${port}/`, {
+        headers: { "x-forwarded-for": `198.51.100.${i}`, [CLIENT_IP_HEADER]: `203.0.113.${i}` },
+      });
     }
     expect(seen).toEqual(Array(5).fill("127.0.0.1"));
   });

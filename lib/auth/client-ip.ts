@@ -40,7 +40,11 @@ function isTrusted(list: BlockList, address: string): boolean {
  * X-Forwarded-For is walked from the right, past trusted proxies, to the first address
  * that is not one. Null only when the socket has no address (it closed).
  */
-export function clientIpFor(peer: string | undefined, forwardedFor: string | undefined, trusted: BlockList | null): string | null {
+export function clientIpFor(
+  peer: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: BlockList | null,
+): string | null {
   const direct = normalize(peer);
   if (!direct || !trusted || !isTrusted(trusted, direct) || !forwardedFor) return direct;
   const hops = forwardedFor.split(",").map((hop) => normalize(hop));
@@ -56,7 +60,11 @@ export function clientIpFor(peer: string | undefined, forwardedFor: string | und
 /** Writes CLIENT_IP_HEADER on an incoming request from its socket, replacing whatever the client sent. */
 export function stampClientIp(req: http.IncomingMessage, trusted: BlockList | null): void {
   const forwarded = req.headers["x-forwarded-for"];
-  const ip = clientIpFor(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(",") : forwarded, trusted);
+  const ip = clientIpFor(
+    req.socket.remoteAddress,
+    Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+    trusted,
+  );
   if (ip) req.headers[CLIENT_IP_HEADER] = ip;
   else delete req.headers[CLIENT_IP_HEADER];
 }
@@ -73,7 +81,11 @@ export function installClientIpStamp(): void {
   globalStamp.__charterClientIpStamp = true;
   const trusted = trustedProxyList(env().CHARTER_TRUSTED_PROXIES);
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function emitWithClientIp(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+  http.Server.prototype.emit = function emitWithClientIp(
+    this: http.Server,
+    event: string | symbol,
+    ...args: unknown[]
+  ): boolean {
     if (event === "request") stampClientIp(args[0] as http.IncomingMessage, trusted);
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as typeof emit;

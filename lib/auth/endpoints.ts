@@ -25,7 +25,9 @@ export const PUBLIC_AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
 export function isPublicAuthEndpoint(method: string, url: string): boolean {
   const { pathname } = new URL(url);
   if (!pathname.startsWith(`${AUTH_BASE_PATH}/`)) return false;
-  return PUBLIC_AUTH_ENDPOINTS.has(`${method.toUpperCase()} ${pathname.slice(AUTH_BASE_PATH.length)}`);
+  return PUBLIC_AUTH_ENDPOINTS.has(
+    `${method.toUpperCase()} ${pathname.slice(AUTH_BASE_PATH.length)}`,
+  );
 }
 
 /**
@@ -35,11 +37,23 @@ export function isPublicAuthEndpoint(method: string, url: string): boolean {
  */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   if (!isPublicAuthEndpoint(req.method, req.url)) {
-    return Response.json({ error: { code: "not_found", message: "No such endpoint." } }, { status: 404 });
+    return Response.json(
+      { error: { code: "not_found", message: "No such endpoint." } },
+      { status: 404 },
+    );
   }
-  if (req.method.toUpperCase() !== "POST" || new URL(req.url).pathname !== `${AUTH_BASE_PATH}/sign-out`) return auth().handler(req);
-  const session = await auth().api.getSession({ headers: req.headers, query: { disableRefresh: true } }).catch(() => null);
+  if (
+    req.method.toUpperCase() !== "POST" ||
+    new URL(req.url).pathname !== `${AUTH_BASE_PATH}/sign-out`
+  )
+    return auth().handler(req);
+  const session = await auth()
+    .api.getSession({ headers: req.headers, query: { disableRefresh: true } })
+    .catch(() => null);
   const res = await auth().handler(req);
-  if (session && res.ok) await users.recordSession("sign_out", session.user.id, { ip: req.headers.get(CLIENT_IP_HEADER) });
+  if (session && res.ok)
+    await users.recordSession("sign_out", session.user.id, {
+      ip: req.headers.get(CLIENT_IP_HEADER),
+    });
   return res;
 }

@@ -18,7 +18,11 @@ const globalLinks = globalThis as unknown as { __charterLinkWaiters?: Map<string
 const waiters = (globalLinks.__charterLinkWaiters ??= new Map<string, Waiter>());
 
 /** Called by the magic-link plugin for every link it makes; `metadata` is what the request carried. */
-export function deliverSignInLink(email: string, url: string, metadata?: Record<string, unknown>): void {
+export function deliverSignInLink(
+  email: string,
+  url: string,
+  metadata?: Record<string, unknown>,
+): void {
   const capture = metadata?.[CAPTURE_FIELD];
   const waiter = typeof capture === "string" ? waiters.get(capture) : undefined;
   if (waiter && typeof capture === "string") {
@@ -41,7 +45,10 @@ export function isCapturedRequest(metadata: unknown): boolean {
  * it made. The capture is keyed by a random id, not the address, so a link somebody asks
  * for on the sign-in page at the same moment never lands here.
  */
-export async function captureSignInLink(email: string, request: (metadata: Record<string, string>) => Promise<unknown>): Promise<string> {
+export async function captureSignInLink(
+  email: string,
+  request: (metadata: Record<string, string>) => Promise<unknown>,
+): Promise<string> {
   const id = randomUUID();
   let captured: string | undefined;
   waiters.set(id, (url) => {

@@ -24,7 +24,10 @@ export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
  * (turns, recompute status, the OpenAPI document): viewer. `ingest` writes sessions,
  * turns and scores through POST /api/v1/events, which a person needs editor for.
  */
-export const API_KEY_SCOPE_MIN_ROLE: Record<ApiKeyScope, Role> = { read: "viewer", ingest: "editor" };
+export const API_KEY_SCOPE_MIN_ROLE: Record<ApiKeyScope, Role> = {
+  read: "viewer",
+  ingest: "editor",
+};
 
 /** The scopes of `granted` that an owner holding `role` may still use. */
 export function scopesAllowedFor(granted: readonly ApiKeyScope[], role: Role): ApiKeyScope[] {

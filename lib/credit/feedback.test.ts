@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { analyzeUserFeedback, computeKeywordOverlap, CONTINUATION_OVERLAP, FEEDBACK_PATTERNS, FEEDBACK_RESULTS, RETRY_OVERLAP } from "./feedback";
+import {
+  analyzeUserFeedback,
+  computeKeywordOverlap,
+  CONTINUATION_OVERLAP,
+  FEEDBACK_PATTERNS,
+  FEEDBACK_RESULTS,
+  RETRY_OVERLAP,
+} from "./feedback";
 import { userFeedbackSchema } from "./schema";
 
 type Explicit = keyof typeof FEEDBACK_PATTERNS;
@@ -28,12 +35,19 @@ describe("user feedback detection works for explicit positive/negative", () => {
 
   it.each(rows)("%j is %s by pattern %i", (prompt, type, index) => {
     const feedback = analyzeUserFeedback(prompt, ["an earlier request"], TOOL_RAN);
-    expect(feedback).toEqual({ ...FEEDBACK_RESULTS[type], type, prompt_index: 1, matched_patterns: [FEEDBACK_PATTERNS[type][index]!.source] });
+    expect(feedback).toEqual({
+      ...FEEDBACK_RESULTS[type],
+      type,
+      prompt_index: 1,
+      matched_patterns: [FEEDBACK_PATTERNS[type][index]!.source],
+    });
   });
 
   it("has a row for every pattern of FEEDBACK_PATTERNS", () => {
     const covered = new Set(rows.map(([, type, index]) => `${type}:${index}`));
-    const patterns = (Object.keys(FEEDBACK_PATTERNS) as Explicit[]).flatMap((type) => FEEDBACK_PATTERNS[type].map((_, index) => `${type}:${index}`));
+    const patterns = (Object.keys(FEEDBACK_PATTERNS) as Explicit[]).flatMap((type) =>
+      FEEDBACK_PATTERNS[type].map((_, index) => `${type}:${index}`),
+    );
     expect([...covered].sort()).toEqual(patterns.sort());
   });
 
@@ -47,14 +61,19 @@ describe("user feedback detection works for explicit positive/negative", () => {
     expect(analyzeUserFeedback("thanks", ["thanks"], TOOL_RAN).type).toBe("explicit_positive");
   });
 
-  it.each([["the parser handles tabs"], ["yes please and also add tests"], ["nothing to add"]])("%j is not explicit feedback", (prompt) => {
-    const feedback = analyzeUserFeedback(prompt, [], []);
-    expect(feedback.type).toBe("neutral");
-    expect(feedback.matched_patterns).toBeUndefined();
-  });
+  it.each([["the parser handles tabs"], ["yes please and also add tests"], ["nothing to add"]])(
+    "%j is not explicit feedback",
+    (prompt) => {
+      const feedback = analyzeUserFeedback(prompt, [], []);
+      expect(feedback.type).toBe("neutral");
+      expect(feedback.matched_patterns).toBeUndefined();
+    },
+  );
 
   it("returns feedback the schema accepts", () => {
-    expect(userFeedbackSchema.parse(analyzeUserFeedback("thanks", [], []))).toEqual(analyzeUserFeedback("thanks", [], []));
+    expect(userFeedbackSchema.parse(analyzeUserFeedback("thanks", [], []))).toEqual(
+      analyzeUserFeedback("thanks", [], []),
+    );
   });
 });
 
@@ -79,17 +98,94 @@ describe("user feedback detection works for implicit retry/continuation", () => 
   const PREVIOUS = "refactor the login handler";
   // [case, prompt, previous prompts, tools ran, expected type, relation of the overlap with the last previous prompt]
   it.each([
-    ["a near repeat is a retry, tools or not", "refactor login handler again", [PREVIOUS], false, "implicit_retry", "above retry"],
-    ["a near repeat with tools is still a retry", "refactor login handler again", [PREVIOUS], true, "implicit_retry", "above retry"],
-    ["overlap exactly at RETRY_OVERLAP is not a retry", "refactor the login handler again please", [PREVIOUS], true, "neutral", "at retry"],
-    ["a new task after tools ran is a continuation", "write release notes", [PREVIOUS], true, "implicit_continuation", "below continuation"],
-    ["a new task when no tools ran is neutral", "write release notes", [PREVIOUS], false, "neutral", "below continuation"],
-    ["overlap exactly at CONTINUATION_OVERLAP is not a continuation", "alpha delta echo", ["alpha bravo charlie"], true, "neutral", "at continuation"],
-    ["overlap just below CONTINUATION_OVERLAP is a continuation", "alpha delta echo foxtrot", ["alpha bravo charlie"], true, "implicit_continuation", "below continuation"],
-    ["overlap between the thresholds is neutral", "refactor the login page", [PREVIOUS], true, "neutral", "between"],
-    ["only the last previous prompt counts", "refactor login handler again", [PREVIOUS, "write docs"], true, "implicit_continuation", "below continuation"],
-    ["no previous prompt is neutral even after tools", "refactor login handler again", [], true, "neutral", "none"],
-    ["a repeat without words over 3 characters has overlap 0", "fix it", ["fix it"], true, "implicit_continuation", "below continuation"],
+    [
+      "a near repeat is a retry, tools or not",
+      "refactor login handler again",
+      [PREVIOUS],
+      false,
+      "implicit_retry",
+      "above retry",
+    ],
+    [
+      "a near repeat with tools is still a retry",
+      "refactor login handler again",
+      [PREVIOUS],
+      true,
+      "implicit_retry",
+      "above retry",
+    ],
+    [
+      "overlap exactly at RETRY_OVERLAP is not a retry",
+      "refactor the login handler again please",
+      [PREVIOUS],
+      true,
+      "neutral",
+      "at retry",
+    ],
+    [
+      "a new task after tools ran is a continuation",
+      "write release notes",
+      [PREVIOUS],
+      true,
+      "implicit_continuation",
+      "below continuation",
+    ],
+    [
+      "a new task when no tools ran is neutral",
+      "write release notes",
+      [PREVIOUS],
+      false,
+      "neutral",
+      "below continuation",
+    ],
+    [
+      "overlap exactly at CONTINUATION_OVERLAP is not a continuation",
+      "alpha delta echo",
+      ["alpha bravo charlie"],
+      true,
+      "neutral",
+      "at continuation",
+    ],
+    [
+      "overlap just below CONTINUATION_OVERLAP is a continuation",
+      "alpha delta echo foxtrot",
+      ["alpha bravo charlie"],
+      true,
+      "implicit_continuation",
+      "below continuation",
+    ],
+    [
+      "overlap between the thresholds is neutral",
+      "refactor the login page",
+      [PREVIOUS],
+      true,
+      "neutral",
+      "between",
+    ],
+    [
+      "only the last previous prompt counts",
+      "refactor login handler again",
+      [PREVIOUS, "write docs"],
+      true,
+      "implicit_continuation",
+      "below continuation",
+    ],
+    [
+      "no previous prompt is neutral even after tools",
+      "refactor login handler again",
+      [],
+      true,
+      "neutral",
+      "none",
+    ],
+    [
+      "a repeat without words over 3 characters has overlap 0",
+      "fix it",
+      ["fix it"],
+      true,
+      "implicit_continuation",
+      "below continuation",
+    ],
   ] as const)("%s", (_case, prompt, previous, toolsRan, type, relation) => {
     const last = previous.at(-1);
     if (last !== undefined) {

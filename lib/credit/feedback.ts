@@ -2,8 +2,14 @@ import type { UserFeedback } from "./schema";
 
 /** Seed 003's FEEDBACK_PATTERNS; explicit positive is checked before explicit negative. */
 export const FEEDBACK_PATTERNS = {
-  explicit_positive: [/\b(thanks|thank you|perfect|great|awesome|works|excellent|nice|good job)\b/i, /^(yes|yep|yeah|correct|exactly)[.!]?$/i],
-  explicit_negative: [/\b(wrong|incorrect|no[,.]|not what|undo|revert|rollback|broken|failed)\b/i, /\b(try again|start over|that's not|doesn't work)\b/i],
+  explicit_positive: [
+    /\b(thanks|thank you|perfect|great|awesome|works|excellent|nice|good job)\b/i,
+    /^(yes|yep|yeah|correct|exactly)[.!]?$/i,
+  ],
+  explicit_negative: [
+    /\b(wrong|incorrect|no[,.]|not what|undo|revert|rollback|broken|failed)\b/i,
+    /\b(try again|start over|that's not|doesn't work)\b/i,
+  ],
 } as const;
 
 /** Seed 003's thresholds and the feedback each rule gives. */
@@ -18,7 +24,12 @@ export const FEEDBACK_RESULTS = {
 } as const;
 
 function keywords(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/\W+/).filter((w) => w.length > 3));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/\W+/)
+      .filter((w) => w.length > 3),
+  );
 }
 
 /** Seed 003's keyword overlap: Jaccard over lower-case words longer than 3 characters, split on non-word characters. */
@@ -37,18 +48,34 @@ export function computeKeywordOverlap(a: string, b: string): number {
  * above 0.6), a continuation to something new after tools ran (overlap below 0.2),
  * or neutral.
  */
-export function analyzeUserFeedback(prompt: string, previousPrompts: readonly string[], recentToolCalls: readonly unknown[]): UserFeedback {
+export function analyzeUserFeedback(
+  prompt: string,
+  previousPrompts: readonly string[],
+  recentToolCalls: readonly unknown[],
+): UserFeedback {
   const prompt_index = previousPrompts.length;
   for (const type of ["explicit_positive", "explicit_negative"] as const) {
     for (const pattern of FEEDBACK_PATTERNS[type]) {
-      if (pattern.test(prompt)) return { ...FEEDBACK_RESULTS[type], type, prompt_index, matched_patterns: [pattern.source] };
+      if (pattern.test(prompt))
+        return {
+          ...FEEDBACK_RESULTS[type],
+          type,
+          prompt_index,
+          matched_patterns: [pattern.source],
+        };
     }
   }
   const last = previousPrompts.at(-1);
   if (last !== undefined) {
     const similarity = computeKeywordOverlap(prompt, last);
-    if (similarity > RETRY_OVERLAP) return { ...FEEDBACK_RESULTS.implicit_retry, type: "implicit_retry", prompt_index };
-    if (recentToolCalls.length > 0 && similarity < CONTINUATION_OVERLAP) return { ...FEEDBACK_RESULTS.implicit_continuation, type: "implicit_continuation", prompt_index };
+    if (similarity > RETRY_OVERLAP)
+      return { ...FEEDBACK_RESULTS.implicit_retry, type: "implicit_retry", prompt_index };
+    if (recentToolCalls.length > 0 && similarity < CONTINUATION_OVERLAP)
+      return {
+        ...FEEDBACK_RESULTS.implicit_continuation,
+        type: "implicit_continuation",
+        prompt_index,
+      };
   }
   return { ...FEEDBACK_RESULTS.neutral, type: "neutral", prompt_index };
 }

@@ -1,15 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { BASH_EXIT_FAILURE_PATTERN, determineToolSuccess, TOOL_FAILURE_PATTERN } from "./tool-success";
+import {
+  BASH_EXIT_FAILURE_PATTERN,
+  determineToolSuccess,
+  TOOL_FAILURE_PATTERN,
+} from "./tool-success";
 
 const FAILURE_WORDS = TOOL_FAILURE_PATTERN.source.split("|");
 const TOOLS = ["Bash", "Read", "Edit", "WebFetch"];
 
 describe("tool success detection handles error patterns", () => {
-  it.each(FAILURE_WORDS.flatMap((word) => TOOLS.map((tool) => [word, tool] as const)))("an output mentioning %j fails for %s, in any case", (word, tool) => {
-    expect(determineToolSuccess(tool, `step 2: ${word}`)).toBe(false);
-    expect(determineToolSuccess(tool, `STEP 2: ${word.toUpperCase()}`)).toBe(false);
-    expect(determineToolSuccess(tool, { result: `${word} here` })).toBe(false);
-  });
+  it.each(FAILURE_WORDS.flatMap((word) => TOOLS.map((tool) => [word, tool] as const)))(
+    "an output mentioning %j fails for %s, in any case",
+    (word, tool) => {
+      expect(determineToolSuccess(tool, `step 2: ${word}`)).toBe(false);
+      expect(determineToolSuccess(tool, `STEP 2: ${word.toUpperCase()}`)).toBe(false);
+      expect(determineToolSuccess(tool, { result: `${word} here` })).toBe(false);
+    },
+  );
 
   it.each([
     ["Read", "export const x = 1;", true],

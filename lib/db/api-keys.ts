@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { defaultKeyHasher } from "@better-auth/api-key";
 import { auth } from "@/lib/auth/auth";
-import { API_KEY_NAME_MAX_LENGTH, API_KEY_PREFIX, API_KEY_RESOURCE, API_KEY_SCOPES, apiKeyScopeSchema, type ApiKeyScope } from "@/lib/auth/roles";
+import {
+  API_KEY_NAME_MAX_LENGTH,
+  API_KEY_PREFIX,
+  API_KEY_RESOURCE,
+  API_KEY_SCOPES,
+  apiKeyScopeSchema,
+  type ApiKeyScope,
+} from "@/lib/auth/roles";
 import { BadRequestError, ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
@@ -27,7 +34,9 @@ function scopesOf(permissions: string | null): ApiKeyScope[] {
   if (!permissions) return [];
   try {
     const granted = (JSON.parse(permissions) as Record<string, unknown>)[API_KEY_RESOURCE];
-    return Array.isArray(granted) ? granted.flatMap((s) => (apiKeyScopeSchema.safeParse(s).success ? [s as ApiKeyScope] : [])) : [];
+    return Array.isArray(granted)
+      ? granted.flatMap((s) => (apiKeyScopeSchema.safeParse(s).success ? [s as ApiKeyScope] : []))
+      : [];
   } catch {
     return [];
   }
@@ -40,7 +49,10 @@ function scopesOf(permissions: string | null): ApiKeyScope[] {
 export const apiKeys = {
   async list(): Promise<ApiKeyRow[]> {
     const rows = await db().apikey.findMany({ orderBy: { createdAt: "desc" } });
-    const owners = await db().user.findMany({ where: { id: { in: rows.map((r) => r.referenceId) } }, select: { id: true, email: true } });
+    const owners = await db().user.findMany({
+      where: { id: { in: rows.map((r) => r.referenceId) } },
+      select: { id: true, email: true },
+    });
     const emailOf = new Map(owners.map((o) => [o.id, o.email]));
     return rows.map((row) => ({
       id: row.id,
@@ -58,17 +70,36 @@ export const apiKeys = {
    * Creates a key owned by `ownerId` (default: the acting user); returns the full key,
    * which is never stored. Check the name with createApiKeySchema first.
    */
-  async create(input: { name: string; scopes: ApiKeyScope[]; ownerId?: string }, actor: Actor): Promise<{ id: string; key: string }> {
+  async create(
+    input: { name: string; scopes: ApiKeyScope[]; ownerId?: string },
+    actor: Actor,
+  ): Promise<{ id: string; key: string }> {
     const ownerId = input.ownerId ?? actor.id;
     if (!ownerId) throw new BadRequestError("An API key needs an owner.");
     // The form and the CLI check these too; a caller that does not still gets a clear 400, never the plugin's 500.
-    if (input.scopes.length === 0) throw new BadRequestError(`An API key needs at least one scope (${API_KEY_SCOPES.join(", ")}).`);
-    if (input.name.trim() === "" || input.name.length > API_KEY_NAME_MAX_LENGTH) throw new BadRequestError(`An API key's name must be 1 to ${API_KEY_NAME_MAX_LENGTH} characters.`);
+    if (input.scopes.length === 0)
+      throw new BadRequestError(
+        `An API key needs at least one scope (${API_KEY_SCOPES.join(", ")}).`,
+      );
+    if (input.name.trim() === "" || input.name.length > API_KEY_NAME_MAX_LENGTH)
+      throw new BadRequestError(
+        `An API key's name must be 1 to ${API_KEY_NAME_MAX_LENGTH} characters.`,
+      );
     const created = await auth().api.createApiKey({
-      body: { name: input.name, userId: ownerId, permissions: { [API_KEY_RESOURCE]: [...input.scopes] } },
+      body: {
+        name: input.name,
+        userId: ownerId,
+        permissions: { [API_KEY_RESOURCE]: [...input.scopes] },
+      },
     });
     await db().$transaction((tx) =>
-      auditLog.append(tx, { actor, action: "api_key.create", objectType: "api_key", objectId: created.id, after: { name: input.name, scopes: input.scopes, start: created.start, ownerId } }),
+      auditLog.append(tx, {
+        actor,
+        action: "api_key.create",
+        objectType: "api_key",
+        objectId: created.id,
+        after: { name: input.name, scopes: input.scopes, start: created.start, ownerId },
+      }),
     );
     return { id: created.id, key: created.key };
   },
@@ -78,7 +109,10 @@ export const apiKeys = {
    * the way the api-key plugin hashes the keys it makes, unless a key with that secret
    * exists: then nothing changes, so a key revoked since stays revoked.
    */
-  async ensure(input: { secret: string; name: string; scopes: ApiKeyScope[]; ownerId: string }, actor: Actor): Promise<{ id: string; created: boolean }> {
+  async ensure(
+    input: { secret: string; name: string; scopes: ApiKeyScope[]; ownerId: string },
+    actor: Actor,
+  ): Promise<{ id: string; created: boolean }> {
     const hashed = await defaultKeyHasher(input.secret);
     return db().$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INIT_LOCK})`;
@@ -102,7 +136,13 @@ export const apiKeys = {
           updatedAt: now,
         },
       });
-      await auditLog.append(tx, { actor, action: "api_key.create", objectType: "api_key", objectId: id, after: { name: input.name, scopes: input.scopes, start, ownerId: input.ownerId } });
+      await auditLog.append(tx, {
+        actor,
+        action: "api_key.create",
+        objectType: "api_key",
+        objectId: id,
+        after: { name: input.name, scopes: input.scopes, start, ownerId: input.ownerId },
+      });
       return { id, created: true };
     });
   },
@@ -116,9 +156,14 @@ export const apiKeys = {
     const byId = rows.find((row) => row.id === ref);
     if (byId) return byId;
     const named = rows.filter((row) => row.name === ref);
-    const [only, ...more] = named.some((row) => row.enabled) ? named.filter((row) => row.enabled) : named;
+    const [only, ...more] = named.some((row) => row.enabled)
+      ? named.filter((row) => row.enabled)
+      : named;
     if (!only) throw new NotFoundError(`No API key has the id or name "${ref}".`);
-    if (more.length > 0) throw new ConflictError(`${more.length + 1} keys are named "${ref}"; give one of their ids: ${[only, ...more].map((row) => row.id).join(", ")}.`);
+    if (more.length > 0)
+      throw new ConflictError(
+        `${more.length + 1} keys are named "${ref}"; give one of their ids: ${[only, ...more].map((row) => row.id).join(", ")}.`,
+      );
     return only;
   },
 
@@ -129,7 +174,14 @@ export const apiKeys = {
       if (!row) throw new NotFoundError(`No API key with id ${id}.`);
       if (row.enabled === false) return false;
       await tx.apikey.update({ where: { id }, data: { enabled: false, updatedAt: new Date() } });
-      await auditLog.append(tx, { actor, action: "api_key.revoke", objectType: "api_key", objectId: id, before: { enabled: true }, after: { enabled: false } });
+      await auditLog.append(tx, {
+        actor,
+        action: "api_key.revoke",
+        objectType: "api_key",
+        objectId: id,
+        before: { enabled: true },
+        after: { enabled: false },
+      });
       return true;
     });
   },

@@ -21,7 +21,10 @@ export function appRoleStatements(role: string, database: string): string[] {
     `GRANT USAGE ON SCHEMA public TO ${r}`,
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${r}`,
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${r}`,
-    ...APPEND_ONLY_TABLES.flatMap((t) => [`REVOKE ALL ON "${t}" FROM ${r}`, `GRANT SELECT, INSERT ON "${t}" TO ${r}`]),
+    ...APPEND_ONLY_TABLES.flatMap((t) => [
+      `REVOKE ALL ON "${t}" FROM ${r}`,
+      `GRANT SELECT, INSERT ON "${t}" TO ${r}`,
+    ]),
     `REVOKE ALL ON "_prisma_migrations" FROM ${r}`,
     `GRANT SELECT ON "_prisma_migrations" TO ${r}`,
     `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${r}`,
@@ -34,13 +37,24 @@ export function appRoleStatements(role: string, database: string): string[] {
  * Refuses a role that does not exist, is a superuser, or owns audit_log: such a role
  * could rewrite the log whatever it is granted. All statements run in one transaction.
  */
-export async function grantAppRole(ownerUrl: string, role: string): Promise<{ statements: string[] }> {
-  if (!ROLE_NAME.test(role)) throw new ValidationError(`Role "${role}" is not a plain PostgreSQL role name (letters, digits, _ and $, at most 63).`);
+export async function grantAppRole(
+  ownerUrl: string,
+  role: string,
+): Promise<{ statements: string[] }> {
+  if (!ROLE_NAME.test(role))
+    throw new ValidationError(
+      `Role "${role}" is not a plain PostgreSQL role name (letters, digits, _ and $, at most 63).`,
+    );
   const client = new pg.Client({ connectionString: ownerUrl, connectionTimeoutMillis: 5_000 });
   client.on("error", () => undefined);
   await client.connect();
   try {
-    const found = await client.query<{ rolsuper: boolean; owns: boolean; database: string; me: string }>(
+    const found = await client.query<{
+      rolsuper: boolean;
+      owns: boolean;
+      database: string;
+      me: string;
+    }>(
       `SELECT r.rolsuper, pg_has_role(r.rolname, t.tableowner, 'USAGE') AS owns, current_database() AS database, current_user AS me
          FROM pg_roles r, pg_tables t WHERE r.rolname = $1 AND t.schemaname = 'public' AND t.tablename = 'audit_log'`,
       [role],
@@ -48,10 +62,20 @@ export async function grantAppRole(ownerUrl: string, role: string): Promise<{ st
     const row = found.rows[0];
     if (!row) {
       const exists = await client.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [role]);
-      throw new ValidationError(exists.rowCount ? `audit_log does not exist yet: run \`charter db migrate\` first.` : `Role "${role}" does not exist: create it first (CREATE ROLE "${role}" LOGIN PASSWORD '...').`);
+      throw new ValidationError(
+        exists.rowCount
+          ? `audit_log does not exist yet: run \`charter db migrate\` first.`
+          : `Role "${role}" does not exist: create it first (CREATE ROLE "${role}" LOGIN PASSWORD '...').`,
+      );
     }
-    if (row.rolsuper) throw new ValidationError(`Role "${role}" is a superuser: it could rewrite the audit log whatever it is granted. Use a plain LOGIN role.`);
-    if (row.owns) throw new ValidationError(`Role "${role}" owns audit_log (or is a member of its owner): the app must connect as another role than the one that runs migrations.`);
+    if (row.rolsuper)
+      throw new ValidationError(
+        `Role "${role}" is a superuser: it could rewrite the audit log whatever it is granted. Use a plain LOGIN role.`,
+      );
+    if (row.owns)
+      throw new ValidationError(
+        `Role "${role}" owns audit_log (or is a member of its owner): the app must connect as another role than the one that runs migrations.`,
+      );
     const statements = appRoleStatements(role, row.database);
     await client.query("BEGIN");
     try {

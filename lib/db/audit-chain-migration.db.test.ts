@@ -18,7 +18,8 @@ describe("the audit chain migration", () => {
         .filter((d) => d.isDirectory() && d.name < CHAIN_MIGRATION)
         .map((d) => d.name)
         .sort();
-      for (const name of earlier) await pglite.exec(readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"), "utf8"));
+      for (const name of earlier)
+        await pglite.exec(readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"), "utf8"));
       // ids out of time order, as concurrent transactions leave them.
       await pglite.exec(`
         INSERT INTO audit_log (id, at, actor_label, action, object_type, object_id, after) VALUES
@@ -26,11 +27,15 @@ describe("the audit chain migration", () => {
           (2, '2026-01-01T10:00:01Z', 'a', 'first', 'thing', '2', NULL),
           (3, '2026-01-01T10:00:03Z', 'a', 'third', 'thing', '3', '{"n": 3}');
         SELECT setval('audit_log_id_seq', 3);`);
-      await pglite.exec(readFileSync(path.join(MIGRATIONS_DIR, CHAIN_MIGRATION, "migration.sql"), "utf8"));
+      await pglite.exec(
+        readFileSync(path.join(MIGRATIONS_DIR, CHAIN_MIGRATION, "migration.sql"), "utf8"),
+      );
       await pglite.close();
 
       await switchDatabase({ kind: "embedded", dir });
-      await db().auditLog.create({ data: { actorLabel: "a", action: "fourth", objectType: "thing", objectId: "4" } });
+      await db().auditLog.create({
+        data: { actorLabel: "a", action: "fourth", objectType: "thing", objectId: "4" },
+      });
       const rows = await db().auditLog.findMany({ orderBy: { seq: "asc" } });
       expect(rows.map((r) => [Number(r.seq), r.action])).toEqual([
         [1, "first"],

@@ -67,17 +67,41 @@ async function freshDatabase(): Promise<Fresh> {
 }
 
 /** `charter audit verify --json` in its own process; PGlite allows one opener, so this file's client is closed meanwhile. */
-async function cliVerify(fresh: Fresh): Promise<{ status: number | null; report: { intact: boolean; rows: number; through: string | null; breaks: { seq: string | null; kind: string; reason: string }[] } }> {
+async function cliVerify(
+  fresh: Fresh,
+): Promise<{
+  status: number | null;
+  report: {
+    intact: boolean;
+    rows: number;
+    through: string | null;
+    breaks: { seq: string | null; kind: string; reason: string }[];
+  };
+}> {
   await closeDb();
-  const result = spawnSync(process.execPath, [path.join(ROOT, "bin/charter.mjs"), "audit", "verify", "--json"], { cwd: ROOT, env: fresh.cliEnv, encoding: "utf8" });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "bin/charter.mjs"), "audit", "verify", "--json"],
+    { cwd: ROOT, env: fresh.cliEnv, encoding: "utf8" },
+  );
   await fresh.reopen();
-  if (!result.stdout.trim()) throw new Error(`charter audit verify printed nothing:\n${result.stderr}`);
+  if (!result.stdout.trim())
+    throw new Error(`charter audit verify printed nothing:\n${result.stderr}`);
   return { status: result.status, report: JSON.parse(result.stdout) };
 }
 
 async function append(n: number, label = "thing.change"): Promise<void> {
   for (let i = 0; i < n; i += 1) {
-    await db().$transaction((tx) => auditLog.append(tx, { actor, action: label, objectType: "thing", objectId: `t${i}`, before: { i, text: "naïve 🙂 \"quoted\"" }, after: i % 2 ? null : { i: i + 1 } }));
+    await db().$transaction((tx) =>
+      auditLog.append(tx, {
+        actor,
+        action: label,
+        objectType: "thing",
+        objectId: `t${i}`,
+        before: { i, text: 'naïve 🙂 "quoted"' },
+        after: i % 2 ? null : { i: i + 1 },
+      }),
+    );
   }
 }
 
@@ -99,15 +123,34 @@ describe("audit hash chain", () => {
   it("chains every appended row: seq without gaps, prev_hash = the previous hash, intact on verify", async () => {
     await append(5);
     // Concurrent writers wait for one another instead of forking the chain.
-    await Promise.all(Array.from({ length: 8 }, (_, i) => db().$transaction((tx) => auditLog.append(tx, { actor, action: "thing.parallel", objectType: "thing", objectId: `p${i}` }))));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        db().$transaction((tx) =>
+          auditLog.append(tx, {
+            actor,
+            action: "thing.parallel",
+            objectType: "thing",
+            objectId: `p${i}`,
+          }),
+        ),
+      ),
+    );
     const rows = await db().auditLog.findMany({ orderBy: { seq: "asc" } });
     expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
     expect(rows[0]?.prevHash).toBe(GENESIS_HASH);
     rows.slice(1).forEach((row, i) => expect(row.prevHash).toBe(rows[i]!.hash));
-    for (let i = 1; i < rows.length; i += 1) expect(rows[i]!.at.getTime()).toBeGreaterThanOrEqual(rows[i - 1]!.at.getTime());
+    for (let i = 1; i < rows.length; i += 1)
+      expect(rows[i]!.at.getTime()).toBeGreaterThanOrEqual(rows[i - 1]!.at.getTime());
 
     const report = await auditChain.verify();
-    expect(report).toMatchObject({ intact: true, rows: 13, from: "1", through: "13", headHash: rows[12]!.hash, breaks: [] });
+    expect(report).toMatchObject({
+      intact: true,
+      rows: 13,
+      from: "1",
+      through: "13",
+      headHash: rows[12]!.hash,
+      breaks: [],
+    });
   });
 
   it("ignores the chain fields and the time a client sends", async () => {
@@ -147,14 +190,31 @@ describe("audit hash chain", () => {
        SELECT 200000, 15, ${hashOf(14)}, audit_log_hash(15, 200000, '2001-01-01T00:00:00Z', NULL, 'admin', 'thing.old', 'thing', 'y', NULL, NULL, ${hashOf(14)}), '2001-01-01T00:00:00Z', 'admin', 'thing.old', 'thing', 'y'`,
     );
     // Unchained: a row written with the chain trigger off and no chain fields.
-    await asOwnerWithoutTriggers(`INSERT INTO audit_log (id, actor_label, action, object_type, object_id) VALUES (300000, 'admin', 'thing.sneaky', 'thing', 'z')`);
+    await asOwnerWithoutTriggers(
+      `INSERT INTO audit_log (id, actor_label, action, object_type, object_id) VALUES (300000, 'admin', 'thing.sneaky', 'thing', 'z')`,
+    );
 
     const expected = [
       { seq: "0", kind: "unchained", reason: expect.stringContaining("id 300000") },
-      { seq: "3", kind: "edited", reason: "row 3: hash mismatch, its content was changed after it was written" },
+      {
+        seq: "3",
+        kind: "edited",
+        reason: "row 3: hash mismatch, its content was changed after it was written",
+      },
       { seq: "7", kind: "missing", reason: "row 6 is missing before row 7: deleted" },
-      { seq: "10", kind: "relinked", reason: "row 10: prev_hash does not match row 9's hash, a row before it was removed, replaced or inserted" },
-      { seq: "15", kind: "out_of_order", reason: expect.stringMatching(/^row 15: written at 2001-01-01T00:00:00.000Z, before row 14 \(.*\): inserted out of order or back-dated$/) },
+      {
+        seq: "10",
+        kind: "relinked",
+        reason:
+          "row 10: prev_hash does not match row 9's hash, a row before it was removed, replaced or inserted",
+      },
+      {
+        seq: "15",
+        kind: "out_of_order",
+        reason: expect.stringMatching(
+          /^row 15: written at 2001-01-01T00:00:00.000Z, before row 14 \(.*\): inserted out of order or back-dated$/,
+        ),
+      },
     ];
     const report = await auditChain.verify();
     expect(report.intact).toBe(false);
@@ -175,19 +235,38 @@ describe("audit hash chain", () => {
     const report = await auditChain.recent();
     expect(report.rows).toBeLessThan(RECENT_WINDOW);
     expect(report).toMatchObject({ complete: true, intact: false, through: "15" });
-    expect(report.breaks.map((b) => b.kind)).toEqual(["unchained", "edited", "missing", "relinked", "out_of_order"]);
+    expect(report.breaks.map((b) => b.kind)).toEqual([
+      "unchained",
+      "edited",
+      "missing",
+      "relinked",
+      "out_of_order",
+    ]);
   });
 
   it("checks a head recorded earlier: still there with its hash, or named as rewritten or deleted", async () => {
     const [row14] = await db().auditLog.findMany({ where: { seq: 14n } });
-    const kinds = async (expectHead: { seq: bigint; hash: string }) => (await auditChain.verify({ expectHead })).breaks.filter((b) => b.kind === "rewritten" || b.seq === null);
+    const kinds = async (expectHead: { seq: bigint; hash: string }) =>
+      (await auditChain.verify({ expectHead })).breaks.filter(
+        (b) => b.kind === "rewritten" || b.seq === null,
+      );
     expect(await kinds({ seq: 14n, hash: row14!.hash })).toEqual([]);
-    expect(await kinds({ seq: 14n, hash: "f".repeat(64) })).toEqual([expect.objectContaining({ seq: "14", kind: "rewritten" })]);
+    expect(await kinds({ seq: 14n, hash: "f".repeat(64) })).toEqual([
+      expect.objectContaining({ seq: "14", kind: "rewritten" }),
+    ]);
     expect(await kinds({ seq: 99n, hash: "f".repeat(64) })).toEqual([
-      expect.objectContaining({ kind: "missing", reason: "row 99, recorded earlier, is gone: the chain ends at row 15, its newest rows were deleted" }),
+      expect.objectContaining({
+        kind: "missing",
+        reason:
+          "row 99, recorded earlier, is gone: the chain ends at row 15, its newest rows were deleted",
+      }),
     ]);
     await closeDb();
-    const bad = spawnSync(process.execPath, [path.join(ROOT, "bin/charter.mjs"), "audit", "verify", "--expect-head", "14:nothex"], { cwd: ROOT, env: fresh.cliEnv, encoding: "utf8" });
+    const bad = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "bin/charter.mjs"), "audit", "verify", "--expect-head", "14:nothex"],
+      { cwd: ROOT, env: fresh.cliEnv, encoding: "utf8" },
+    );
     await fresh.reopen();
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--expect-head must be <seq>:<64 hex digits>");

@@ -31,8 +31,23 @@ export type ChainRow = {
 
 /** The text a row's hash is taken over, as `audit_log_canonical` builds it: each field "<octets>:<value>" or "~", one per line. */
 export function canonicalText(row: Omit<ChainRow, "hash">): string {
-  const fields = [row.seq, row.id, row.at, row.actorId, row.actorLabel, row.action, row.objectType, row.objectId, row.before, row.after, row.prevHash];
-  return CANONICAL_VERSION + fields.map((f) => `\n${f === null ? "~" : `${Buffer.byteLength(f, "utf8")}:${f}`}`).join("");
+  const fields = [
+    row.seq,
+    row.id,
+    row.at,
+    row.actorId,
+    row.actorLabel,
+    row.action,
+    row.objectType,
+    row.objectId,
+    row.before,
+    row.after,
+    row.prevHash,
+  ];
+  return (
+    CANONICAL_VERSION +
+    fields.map((f) => `\n${f === null ? "~" : `${Buffer.byteLength(f, "utf8")}:${f}`}`).join("")
+  );
 }
 
 /** SHA-256 (hex) of a row's canonical text. */
@@ -40,7 +55,8 @@ export function rowHash(row: Omit<ChainRow, "hash">): string {
   return createHash("sha256").update(canonicalText(row), "utf8").digest("hex");
 }
 
-export type ChainBreakKind = "edited" | "missing" | "relinked" | "out_of_order" | "duplicate" | "unchained" | "rewritten";
+export type ChainBreakKind =
+  "edited" | "missing" | "relinked" | "out_of_order" | "duplicate" | "unchained" | "rewritten";
 
 /** One place where the chain does not hold, named by the row where it shows. */
 export type ChainBreak = { seq: string | null; id: string; kind: ChainBreakKind; reason: string };
@@ -55,35 +71,60 @@ export type ChainCursor = { seq: bigint; hash: string | null; at: string };
  * breaks and the cursor for the next batch. Each row names at most one link break
  * (a gap explains its prev_hash mismatch) besides an edit.
  */
-export function checkRows(rows: ChainRow[], previous: ChainCursor | null, options: { anchorOnly?: boolean } = {}): { breaks: ChainBreak[]; last: ChainCursor | null } {
+export function checkRows(
+  rows: ChainRow[],
+  previous: ChainCursor | null,
+  options: { anchorOnly?: boolean } = {},
+): { breaks: ChainBreak[]; last: ChainCursor | null } {
   const breaks: ChainBreak[] = [];
   let prev = previous;
   let first = true;
   for (const row of rows) {
-    const at = (reason: string, kind: ChainBreakKind) => breaks.push({ seq: row.seq, id: row.id, kind, reason });
+    const at = (reason: string, kind: ChainBreakKind) =>
+      breaks.push({ seq: row.seq, id: row.id, kind, reason });
     const label = `row ${row.seq ?? `id ${row.id}`}`;
-    if (row.seq === null || row.hash === null || row.prevHash === null || BigInt(row.seq) < 1n || row.hash === "") {
-      at(`${label} (id ${row.id}) has no place in the chain: it was written with the chain trigger off`, "unchained");
+    if (
+      row.seq === null ||
+      row.hash === null ||
+      row.prevHash === null ||
+      BigInt(row.seq) < 1n ||
+      row.hash === ""
+    ) {
+      at(
+        `${label} (id ${row.id}) has no place in the chain: it was written with the chain trigger off`,
+        "unchained",
+      );
       continue;
     }
     const seq = BigInt(row.seq);
-    if (rowHash(row) !== row.hash) at(`${label}: hash mismatch, its content was changed after it was written`, "edited");
+    if (rowHash(row) !== row.hash)
+      at(`${label}: hash mismatch, its content was changed after it was written`, "edited");
     const skipLink = first && options.anchorOnly;
     if (!skipLink) {
       if (prev === null) {
         if (seq !== 1n) at(`rows 1–${seq - 1n} are missing before ${label}: deleted`, "missing");
-        else if (row.prevHash !== GENESIS_HASH) at(`${label}: prev_hash is not the start of the chain`, "relinked");
+        else if (row.prevHash !== GENESIS_HASH)
+          at(`${label}: prev_hash is not the start of the chain`, "relinked");
       } else if (seq === prev.seq) {
         at(`${label} appears twice: a row was inserted into the chain`, "duplicate");
       } else if (seq > prev.seq + 1n) {
         const from = prev.seq + 1n;
         const to = seq - 1n;
-        at(`${from === to ? `row ${from} is` : `rows ${from}–${to} are`} missing before ${label}: deleted`, "missing");
+        at(
+          `${from === to ? `row ${from} is` : `rows ${from}–${to} are`} missing before ${label}: deleted`,
+          "missing",
+        );
       } else if (row.prevHash !== prev.hash) {
-        at(`${label}: prev_hash does not match row ${prev.seq}'s hash, a row before it was removed, replaced or inserted`, "relinked");
+        at(
+          `${label}: prev_hash does not match row ${prev.seq}'s hash, a row before it was removed, replaced or inserted`,
+          "relinked",
+        );
       }
       if (prev !== null && row.at < prev.at) {
-        at(`${label}: written at ${row.at}, before row ${prev.seq} (${prev.at}): inserted out of order or back-dated`, "out_of_order");
+        at(
+          `${label}: written at ${row.at}, before row ${prev.seq} (${prev.at}): inserted out of order or back-dated`,
+          "out_of_order",
+        );
       }
     }
     prev = { seq, hash: row.hash, at: row.at };

@@ -12,13 +12,34 @@ afterAll(() => teardown());
 describe("audit log", () => {
   it("appends entries with before/after JSON and lists them newest first", async () => {
     const objectId = unique("obj");
-    await db().$transaction((tx) => auditLog.append(tx, { actor: { id: null, label: "test" }, action: "thing.create", objectType: "thing", objectId, after: { name: "a" } }));
     await db().$transaction((tx) =>
-      auditLog.append(tx, { actor: { id: null, label: "test" }, action: "thing.rename", objectType: "thing", objectId, before: { name: "a" }, after: { name: "b" } }),
+      auditLog.append(tx, {
+        actor: { id: null, label: "test" },
+        action: "thing.create",
+        objectType: "thing",
+        objectId,
+        after: { name: "a" },
+      }),
     );
-    const entries = (await auditLog.list({ objectType: "thing" })).filter((e) => e.objectId === objectId);
+    await db().$transaction((tx) =>
+      auditLog.append(tx, {
+        actor: { id: null, label: "test" },
+        action: "thing.rename",
+        objectType: "thing",
+        objectId,
+        before: { name: "a" },
+        after: { name: "b" },
+      }),
+    );
+    const entries = (await auditLog.list({ objectType: "thing" })).filter(
+      (e) => e.objectId === objectId,
+    );
     expect(entries.map((e) => e.action)).toEqual(["thing.rename", "thing.create"]);
-    expect(entries[0]).toMatchObject({ actorLabel: "test", before: { name: "a" }, after: { name: "b" } });
+    expect(entries[0]).toMatchObject({
+      actorLabel: "test",
+      before: { name: "a" },
+      after: { name: "b" },
+    });
   });
 
   it("offers no way to change or remove an entry through the repository", () => {
@@ -27,11 +48,22 @@ describe("audit log", () => {
 
   it("refuses UPDATE, DELETE and TRUNCATE in the database itself", async () => {
     const objectId = unique("obj");
-    await db().$transaction((tx) => auditLog.append(tx, { actor: { id: null, label: "test" }, action: "thing.create", objectType: "thing", objectId }));
-    await expect(db().auditLog.updateMany({ where: { objectId }, data: { action: "forged" } })).rejects.toThrow(/append-only/);
+    await db().$transaction((tx) =>
+      auditLog.append(tx, {
+        actor: { id: null, label: "test" },
+        action: "thing.create",
+        objectType: "thing",
+        objectId,
+      }),
+    );
+    await expect(
+      db().auditLog.updateMany({ where: { objectId }, data: { action: "forged" } }),
+    ).rejects.toThrow(/append-only/);
     await expect(db().auditLog.deleteMany({ where: { objectId } })).rejects.toThrow(/append-only/);
     await expect(db().$executeRawUnsafe(`TRUNCATE audit_log`)).rejects.toThrow(/append-only/);
-    const [entry] = (await auditLog.list({ objectType: "thing" })).filter((e) => e.objectId === objectId);
+    const [entry] = (await auditLog.list({ objectType: "thing" })).filter(
+      (e) => e.objectId === objectId,
+    );
     expect(entry?.action).toBe("thing.create");
   });
 
@@ -39,10 +71,17 @@ describe("audit log", () => {
     const objectId = unique("obj");
     await expect(
       db().$transaction(async (tx) => {
-        await auditLog.append(tx, { actor: { id: null, label: "test" }, action: "thing.create", objectType: "thing", objectId });
+        await auditLog.append(tx, {
+          actor: { id: null, label: "test" },
+          action: "thing.create",
+          objectType: "thing",
+          objectId,
+        });
         throw new Error("the change failed");
       }),
     ).rejects.toThrow("the change failed");
-    expect((await auditLog.list({ objectType: "thing" })).some((e) => e.objectId === objectId)).toBe(false);
+    expect(
+      (await auditLog.list({ objectType: "thing" })).some((e) => e.objectId === objectId),
+    ).toBe(false);
   });
 });

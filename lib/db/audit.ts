@@ -1,4 +1,10 @@
-import { checkRows, type ChainBreak, type ChainCursor, type ChainRow, type ExpectedHead } from "./audit-chain";
+import {
+  checkRows,
+  type ChainBreak,
+  type ChainCursor,
+  type ChainRow,
+  type ExpectedHead,
+} from "./audit-chain";
 import type { Prisma } from "./generated/prisma/client";
 import { db } from "./client";
 
@@ -33,7 +39,9 @@ export type AuditEntry = {
 type Tx = Prisma.TransactionClient;
 
 function json(value: unknown): Prisma.InputJsonValue | undefined {
-  return value === undefined || value === null ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
+  return value === undefined || value === null
+    ? undefined
+    : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
 }
 
 /**
@@ -66,7 +74,9 @@ export const auditLog = {
   },
 
   /** Newest first, keyset-paginated by id. */
-  async list(options: { before?: string; limit?: number; objectType?: string; action?: string } = {}): Promise<AuditEntry[]> {
+  async list(
+    options: { before?: string; limit?: number; objectType?: string; action?: string } = {},
+  ): Promise<AuditEntry[]> {
     const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
     const rows = await db().auditLog.findMany({
       where: {
@@ -106,7 +116,9 @@ export const RECENT_WINDOW = 1000;
 /** How long the page reuses a check while the log has not grown. */
 export const RECENT_TTL_MS = 30_000;
 
-const recentCache = globalThis as unknown as { __charterAuditChainRecent?: { checkedAt: number; report: ChainReport } };
+const recentCache = globalThis as unknown as {
+  __charterAuditChainRecent?: { checkedAt: number; report: ChainReport };
+};
 
 // Fields exactly as the chain trigger hashes them: PostgreSQL prints jsonb and the timestamp.
 // They are text, so ORDER BY must name the table's columns, not these aliases.
@@ -126,11 +138,15 @@ export const auditChain = {
    * `window`, only the newest `window` rows are checked (their first row's link to
    * the row before is taken on trust): the Audit page's bounded check.
    */
-  async verify(options: { window?: number; maxBreaks?: number; expectHead?: ExpectedHead } = {}): Promise<ChainReport> {
+  async verify(
+    options: { window?: number; maxBreaks?: number; expectHead?: ExpectedHead } = {},
+  ): Promise<ChainReport> {
     const maxBreaks = options.maxBreaks ?? 100;
     let start = 1n;
     if (options.window !== undefined) {
-      const [head] = await db().$queryRawUnsafe<{ seq: string | null }[]>(`SELECT max("seq")::text AS "seq" FROM "audit_log"`);
+      const [head] = await db().$queryRawUnsafe<{ seq: string | null }[]>(
+        `SELECT max("seq")::text AS "seq" FROM "audit_log"`,
+      );
       const top = head?.seq ? BigInt(head.seq) : 0n;
       const windowStart = top - BigInt(Math.max(1, options.window)) + 1n;
       if (windowStart > 1n) start = windowStart;
@@ -146,7 +162,9 @@ export const auditChain = {
     };
 
     // Rows with no place in the chain sort nowhere: list them first.
-    const strays = await db().$queryRawUnsafe<ChainRow[]>(`SELECT ${CHAIN_COLUMNS} FROM "audit_log" WHERE "seq" IS NULL OR "seq" < 1 ORDER BY "audit_log"."id" LIMIT ${maxBreaks + 1}`);
+    const strays = await db().$queryRawUnsafe<ChainRow[]>(
+      `SELECT ${CHAIN_COLUMNS} FROM "audit_log" WHERE "seq" IS NULL OR "seq" < 1 ORDER BY "audit_log"."id" LIMIT ${maxBreaks + 1}`,
+    );
     if (complete) add(checkRows(strays, null).breaks);
 
     let rows = 0;
@@ -166,7 +184,14 @@ export const auditChain = {
       const expected = options.expectHead;
       const recorded = expected ? batch.find((r) => r.seq === expected.seq.toString()) : undefined;
       if (expected && recorded && recorded.hash !== expected.hash) {
-        add([{ seq: recorded.seq, id: recorded.id, kind: "rewritten", reason: `row ${expected.seq}: hash ${recorded.hash} is not the ${expected.hash} recorded earlier, the chain was rewritten up to it` }]);
+        add([
+          {
+            seq: recorded.seq,
+            id: recorded.id,
+            kind: "rewritten",
+            reason: `row ${expected.seq}: hash ${recorded.hash} is not the ${expected.hash} recorded earlier, the chain was rewritten up to it`,
+          },
+        ]);
       }
       cursor = checked.last ?? cursor;
       first ??= batch[0]?.seq ?? null;
@@ -177,7 +202,14 @@ export const auditChain = {
     }
     if (options.expectHead && (cursor === null || cursor.seq < options.expectHead.seq)) {
       const end = cursor ? `row ${cursor.seq}` : "no row";
-      add([{ seq: null, id: "", kind: "missing", reason: `row ${options.expectHead.seq}, recorded earlier, is gone: the chain ends at ${end}, its newest rows were deleted` }]);
+      add([
+        {
+          seq: null,
+          id: "",
+          kind: "missing",
+          reason: `row ${options.expectHead.seq}, recorded earlier, is gone: the chain ends at ${end}, its newest rows were deleted`,
+        },
+      ]);
     }
     return {
       intact: breaks.length === 0 && omitted === 0,
@@ -198,7 +230,9 @@ export const auditChain = {
   async recent(): Promise<ChainReport> {
     const cached = recentCache.__charterAuditChainRecent;
     if (cached && Date.now() - cached.checkedAt < RECENT_TTL_MS) {
-      const [head] = await db().$queryRawUnsafe<{ seq: string | null }[]>(`SELECT max("seq")::text AS "seq" FROM "audit_log"`);
+      const [head] = await db().$queryRawUnsafe<{ seq: string | null }[]>(
+        `SELECT max("seq")::text AS "seq" FROM "audit_log"`,
+      );
       if ((head?.seq ?? null) === cached.report.through) return cached.report;
     }
     const report = await auditChain.verify({ window: RECENT_WINDOW, maxBreaks: 10 });

@@ -25,9 +25,16 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 /** Builds a Prisma client for a target. Opening is lazy so that `next build` never touches a database. */
 export function createPrisma(target: DatabaseTarget): Cached {
   if (target.kind === "postgres") {
-    const adapter = new PrismaPg({ connectionString: target.url, max: POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const adapter = new PrismaPg({
+      connectionString: target.url,
+      max: POOL_SIZE,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // Prisma's own wait for a transaction's connection (2 s by default) follows the pool's, so both fail alike.
-    const prisma = new PrismaClient({ adapter, transactionOptions: { maxWait: CONNECT_TIMEOUT_MS } });
+    const prisma = new PrismaClient({
+      adapter,
+      transactionOptions: { maxWait: CONNECT_TIMEOUT_MS },
+    });
     return { prisma, target, close: () => prisma.$disconnect() };
   }
   const pglite = new PGlite(target.dir);

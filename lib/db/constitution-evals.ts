@@ -5,9 +5,27 @@ import type { Prisma } from "./generated/prisma/client";
 /** "lexical", or "hybrid:<embedding model>" (a run depends on the model). */
 export type EvalPath = "lexical" | `hybrid:${string}`;
 /** A stored eval run: the report without its per-case rows. */
-export type EvalRun = { versionId: number; path: EvalPath; passed: boolean; caseCount: number; metrics: EvalMetrics; thresholds: ThresholdResult[]; failures: EvalFailure[]; createdAt: Date };
+export type EvalRun = {
+  versionId: number;
+  path: EvalPath;
+  passed: boolean;
+  caseCount: number;
+  metrics: EvalMetrics;
+  thresholds: ThresholdResult[];
+  failures: EvalFailure[];
+  createdAt: Date;
+};
 
-type Row = { versionId: number; path: string; passed: boolean; caseCount: number; metrics: unknown; thresholds: unknown; failures: unknown; createdAt: Date };
+type Row = {
+  versionId: number;
+  path: string;
+  passed: boolean;
+  caseCount: number;
+  metrics: unknown;
+  thresholds: unknown;
+  failures: unknown;
+  createdAt: Date;
+};
 
 function toRun(row: Row): EvalRun {
   return {
@@ -25,13 +43,17 @@ function toRun(row: Row): EvalRun {
 /** Eval runs, one per version and path: a version's constitution and eval set never change, so neither does its run. */
 export const constitutionEvals = {
   async get(versionId: number, path: EvalPath): Promise<EvalRun | null> {
-    const row = await db().constitutionEvalRun.findUnique({ where: { versionId_path: { versionId, path } } });
+    const row = await db().constitutionEvalRun.findUnique({
+      where: { versionId_path: { versionId, path } },
+    });
     return row ? toRun(row) : null;
   },
 
   /** Runs of these versions on a path, by version id. */
   async forVersions(versionIds: number[], path: EvalPath): Promise<Map<number, EvalRun>> {
-    const rows = await db().constitutionEvalRun.findMany({ where: { versionId: { in: versionIds }, path } });
+    const rows = await db().constitutionEvalRun.findMany({
+      where: { versionId: { in: versionIds }, path },
+    });
     return new Map(rows.map((r) => [r.versionId, toRun(r)]));
   },
 

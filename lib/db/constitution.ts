@@ -1,18 +1,45 @@
 import { allPrinciples } from "@/lib/constitution/overlay";
-import { formatIssue, OVERLAYS_DIR, parseConstitution, withFile, type Constitution, type ConstitutionFile, type ConstitutionIssue, type EvalSet } from "@/lib/constitution";
+import {
+  formatIssue,
+  OVERLAYS_DIR,
+  parseConstitution,
+  withFile,
+  type Constitution,
+  type ConstitutionFile,
+  type ConstitutionIssue,
+  type EvalSet,
+} from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
 import { db } from "./client";
 import { contentHash, parseStoredVersion, StoredVersionInvalidError } from "./version-parse";
 
-export type VersionMeta = { id: number; contentHash: string; authorLabel: string; message: string; parentId: number | null; createdAt: Date };
-export type Version = VersionMeta & { files: ConstitutionFile[]; constitution: Constitution; evals: EvalSet };
+export type VersionMeta = {
+  id: number;
+  contentHash: string;
+  authorLabel: string;
+  message: string;
+  parentId: number | null;
+  createdAt: Date;
+};
+export type Version = VersionMeta & {
+  files: ConstitutionFile[];
+  constitution: Constitution;
+  evals: EvalSet;
+};
 
 /** A constitution refused on save: `issues` locate every problem. */
 export class ConstitutionInvalidError extends ValidationError {
   constructor(readonly issues: ConstitutionIssue[]) {
-    super(`The constitution has ${issues.length} ${issues.length === 1 ? "problem" : "problems"}; nothing was saved.\n${issues.map(formatIssue).join("\n")}`, issues.map((i) => ({ path: `${i.file}:${i.line}:${i.column}`, message: `${i.field}: ${i.reason}`, ...i })));
+    super(
+      `The constitution has ${issues.length} ${issues.length === 1 ? "problem" : "problems"}; nothing was saved.\n${issues.map(formatIssue).join("\n")}`,
+      issues.map((i) => ({
+        path: `${i.file}:${i.line}:${i.column}`,
+        message: `${i.field}: ${i.reason}`,
+        ...i,
+      })),
+    );
   }
 }
 
@@ -20,8 +47,22 @@ const HEAD_ID = 1;
 
 export { contentHash, StoredVersionInvalidError };
 
-function meta(row: { id: number; contentHash: string; authorLabel: string; message: string; parentId: number | null; createdAt: Date }): VersionMeta {
-  return { id: row.id, contentHash: row.contentHash, authorLabel: row.authorLabel, message: row.message, parentId: row.parentId, createdAt: row.createdAt };
+function meta(row: {
+  id: number;
+  contentHash: string;
+  authorLabel: string;
+  message: string;
+  parentId: number | null;
+  createdAt: Date;
+}): VersionMeta {
+  return {
+    id: row.id,
+    contentHash: row.contentHash,
+    authorLabel: row.authorLabel,
+    message: row.message,
+    parentId: row.parentId,
+    createdAt: row.createdAt,
+  };
 }
 
 // Parsed versions are immutable, so they are kept once parsed.
@@ -53,7 +94,11 @@ export const constitutionVersions = {
     if (!head) return null;
     const cached = parsed.get(head.versionId);
     if (cached) return cached;
-    const candidates = await db().constitutionVersion.findMany({ where: { id: { lte: head.versionId } }, orderBy: { id: "desc" }, select: { id: true } });
+    const candidates = await db().constitutionVersion.findMany({
+      where: { id: { lte: head.versionId } },
+      orderBy: { id: "desc" },
+      select: { id: true },
+    });
     for (const { id } of candidates) {
       try {
         return await this.get(id);
@@ -73,7 +118,18 @@ export const constitutionVersions = {
 
   async list(options: { limit?: number } = {}): Promise<(VersionMeta & { current: boolean })[]> {
     const [rows, head] = await Promise.all([
-      db().constitutionVersion.findMany({ orderBy: { id: "desc" }, take: Math.min(options.limit ?? 100, 500), select: { id: true, contentHash: true, authorLabel: true, message: true, parentId: true, createdAt: true } }),
+      db().constitutionVersion.findMany({
+        orderBy: { id: "desc" },
+        take: Math.min(options.limit ?? 100, 500),
+        select: {
+          id: true,
+          contentHash: true,
+          authorLabel: true,
+          message: true,
+          parentId: true,
+          createdAt: true,
+        },
+      }),
       db().constitutionHead.findUnique({ where: { id: HEAD_ID } }),
     ]);
     return rows.map((r) => ({ ...meta(r), current: r.id === head?.versionId }));
@@ -83,7 +139,16 @@ export const constitutionVersions = {
    * Saves a whole file set as the next version; `baseVersionId` null only for the very first version.
    * `file` names the one file a change replaced, for the audit row.
    */
-  async save(input: { files: ConstitutionFile[]; baseVersionId: number | null; message: string; action?: string; file?: string }, actor: Actor): Promise<VersionMeta> {
+  async save(
+    input: {
+      files: ConstitutionFile[];
+      baseVersionId: number | null;
+      message: string;
+      action?: string;
+      file?: string;
+    },
+    actor: Actor,
+  ): Promise<VersionMeta> {
     const result = parseConstitution(input.files);
     if (!result.ok) throw new ConstitutionInvalidError(result.issues);
     const files = [...input.files].sort((a, b) => a.path.localeCompare(b.path));
@@ -99,26 +164,58 @@ export const constitutionVersions = {
         );
       }
       if (head) {
-        const currentRow = await tx.constitutionVersion.findUnique({ where: { id: head.versionId }, select: { contentHash: true } });
-        if (currentRow?.contentHash === hash) throw new ValidationError("Nothing changed: the constitution is the same as the current version.");
+        const currentRow = await tx.constitutionVersion.findUnique({
+          where: { id: head.versionId },
+          select: { contentHash: true },
+        });
+        if (currentRow?.contentHash === hash)
+          throw new ValidationError(
+            "Nothing changed: the constitution is the same as the current version.",
+          );
       }
       const row = await tx.constitutionVersion.create({
-        data: { contentHash: hash, files, authorId: actor.id, authorLabel: actor.label, message: input.message, parentId: head?.versionId ?? null },
+        data: {
+          contentHash: hash,
+          files,
+          authorId: actor.id,
+          authorLabel: actor.label,
+          message: input.message,
+          parentId: head?.versionId ?? null,
+        },
       });
       // Compare-and-set: only the save that still sees its base moves the head.
       const moved = head
-        ? await tx.constitutionHead.updateMany({ where: { id: HEAD_ID, versionId: input.baseVersionId! }, data: { versionId: row.id } })
-        : await tx.constitutionHead.createMany({ data: [{ id: HEAD_ID, versionId: row.id }], skipDuplicates: true });
-      if (moved.count !== 1) throw new ConflictError("Another save landed at the same moment. Reload and apply your change again.");
+        ? await tx.constitutionHead.updateMany({
+            where: { id: HEAD_ID, versionId: input.baseVersionId! },
+            data: { versionId: row.id },
+          })
+        : await tx.constitutionHead.createMany({
+            data: [{ id: HEAD_ID, versionId: row.id }],
+            skipDuplicates: true,
+          });
+      if (moved.count !== 1)
+        throw new ConflictError(
+          "Another save landed at the same moment. Reload and apply your change again.",
+        );
       await auditLog.append(tx, {
         actor,
         action: input.action ?? "constitution.save",
         objectType: "constitution",
         objectId: String(row.id),
         before: head ? { version: head.versionId } : undefined,
-        after: { version: row.id, content_hash: hash, message: input.message, ...(input.file ? { file: input.file } : {}) },
+        after: {
+          version: row.id,
+          content_hash: hash,
+          message: input.message,
+          ...(input.file ? { file: input.file } : {}),
+        },
       });
-      parsed.set(row.id, { ...meta(row), files, constitution: result.constitution, evals: result.evals });
+      parsed.set(row.id, {
+        ...meta(row),
+        files,
+        constitution: result.constitution,
+        evals: result.evals,
+      });
       return meta(row);
     });
   },
@@ -128,21 +225,57 @@ export const constitutionVersions = {
    * twin of it is dropped) and saves the result through `save`, so the whole constitution
    * is validated and a stale base is a conflict.
    */
-  async saveFile(input: { path: string; text: string; baseVersionId: number; message: string; action: string }, actor: Actor): Promise<VersionMeta> {
-    if (!input.path.endsWith(".yaml")) throw new ValidationError(`Save ${input.path} as a .yaml file.`);
+  async saveFile(
+    input: { path: string; text: string; baseVersionId: number; message: string; action: string },
+    actor: Actor,
+  ): Promise<VersionMeta> {
+    if (!input.path.endsWith(".yaml"))
+      throw new ValidationError(`Save ${input.path} as a .yaml file.`);
     const base = await this.get(input.baseVersionId);
-    return this.save({ files: withFile(base.files, input.path, input.text), baseVersionId: input.baseVersionId, message: input.message, action: input.action, file: input.path }, actor);
+    return this.save(
+      {
+        files: withFile(base.files, input.path, input.text),
+        baseVersionId: input.baseVersionId,
+        message: input.message,
+        action: input.action,
+        file: input.path,
+      },
+      actor,
+    );
   },
 
   /** Replaces one overlay's file in the base version and saves the result. */
-  async saveOverlay(input: { domain: string; text: string; baseVersionId: number; message: string }, actor: Actor): Promise<VersionMeta> {
-    return this.saveFile({ path: `${OVERLAYS_DIR}/${input.domain}.yaml`, text: input.text, baseVersionId: input.baseVersionId, message: input.message, action: "constitution.save_overlay" }, actor);
+  async saveOverlay(
+    input: { domain: string; text: string; baseVersionId: number; message: string },
+    actor: Actor,
+  ): Promise<VersionMeta> {
+    return this.saveFile(
+      {
+        path: `${OVERLAYS_DIR}/${input.domain}.yaml`,
+        text: input.text,
+        baseVersionId: input.baseVersionId,
+        message: input.message,
+        action: "constitution.save_overlay",
+      },
+      actor,
+    );
   },
 
   /** Makes an earlier version current again, as a new version (history is never rewritten). */
-  async rollback(input: { toVersionId: number; baseVersionId: number; message?: string }, actor: Actor): Promise<VersionMeta> {
+  async rollback(
+    input: { toVersionId: number; baseVersionId: number; message?: string },
+    actor: Actor,
+  ): Promise<VersionMeta> {
     const target = await this.get(input.toVersionId);
-    return this.save({ files: target.files, baseVersionId: input.baseVersionId, message: input.message?.trim() || `Roll back to version ${target.id}`, action: "constitution.rollback" }, actor);
+    return this.save(
+      {
+        files: target.files,
+        baseVersionId: input.baseVersionId,
+        message: input.message?.trim() || `Roll back to version ${target.id}`,
+        action: "constitution.rollback",
+      },
+      actor,
+    );
   },
 
   /** Principle titles by id from the version in force (empty when there is none yet). */
@@ -152,10 +285,17 @@ export const constitutionVersions = {
   },
 
   /** On an empty database, stores the given files as version 1. Returns the version, or null when versions exist. */
-  async importIfEmpty(files: ConstitutionFile[], message: string, actor: Actor = SYSTEM_ACTOR): Promise<VersionMeta | null> {
+  async importIfEmpty(
+    files: ConstitutionFile[],
+    message: string,
+    actor: Actor = SYSTEM_ACTOR,
+  ): Promise<VersionMeta | null> {
     if (await db().constitutionHead.findUnique({ where: { id: HEAD_ID } })) return null;
     try {
-      return await this.save({ files, baseVersionId: null, message, action: "constitution.import" }, actor);
+      return await this.save(
+        { files, baseVersionId: null, message, action: "constitution.import" },
+        actor,
+      );
     } catch (error) {
       // Two processes starting at once: the other one imported first.
       if (error instanceof ConflictError) return null;

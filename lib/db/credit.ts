@@ -1,10 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { assignCredit, sessionStateSchema, trust, type EnrichedOutcome, type UserFeedback } from "@/lib/credit";
+import {
+  assignCredit,
+  sessionStateSchema,
+  trust,
+  type EnrichedOutcome,
+  type UserFeedback,
+} from "@/lib/credit";
 import type { Prisma, PrismaClient } from "./generated/prisma/client";
 import { db } from "./client";
 
 type Client = Prisma.TransactionClient | PrismaClient;
-type Usage = { principleId: string; traceId: string | null; credit: number; reasoning: string | null; constitutionVersionId: number | null };
+type Usage = {
+  principleId: string;
+  traceId: string | null;
+  credit: number;
+  reasoning: string | null;
+  constitutionVersionId: number | null;
+};
 
 /**
  * Usage rows and their principles' counters (use_count + 1, success_count + credit
@@ -13,8 +25,18 @@ type Usage = { principleId: string; traceId: string | null; credit: number; reas
  */
 async function insertUsage(client: Client, usage: Usage[]): Promise<void> {
   if (usage.length === 0) return;
-  for (const u of usage) if (!(u.credit >= 0 && u.credit <= 1)) throw new RangeError(`credit must be between 0 and 1 (got ${u.credit})`);
-  const rows = usage.map((u) => ({ id: randomUUID(), principle_id: u.principleId, trace_id: u.traceId, was_successful: u.credit >= 0.5, credit: u.credit, reasoning: u.reasoning, constitution_version_id: u.constitutionVersionId }));
+  for (const u of usage)
+    if (!(u.credit >= 0 && u.credit <= 1))
+      throw new RangeError(`credit must be between 0 and 1 (got ${u.credit})`);
+  const rows = usage.map((u) => ({
+    id: randomUUID(),
+    principle_id: u.principleId,
+    trace_id: u.traceId,
+    was_successful: u.credit >= 0.5,
+    credit: u.credit,
+    reasoning: u.reasoning,
+    constitution_version_id: u.constitutionVersionId,
+  }));
   await client.$executeRawUnsafe(
     `WITH usage AS (
        INSERT INTO principle_usage (id, principle_id, trace_id, was_successful, credit, reasoning, constitution_version_id)
@@ -38,22 +60,53 @@ export async function recordUsage(
   principleId: string,
   traceId: string | null,
   credit: number,
-  options: { tx?: Prisma.TransactionClient; client?: PrismaClient; reasoning?: string; constitutionVersionId?: number | null } = {},
+  options: {
+    tx?: Prisma.TransactionClient;
+    client?: PrismaClient;
+    reasoning?: string;
+    constitutionVersionId?: number | null;
+  } = {},
 ): Promise<void> {
-  await insertUsage(options.tx ?? options.client ?? db(), [{ principleId, traceId, credit, reasoning: options.reasoning ?? null, constitutionVersionId: options.constitutionVersionId ?? null }]);
+  await insertUsage(options.tx ?? options.client ?? db(), [
+    {
+      principleId,
+      traceId,
+      credit,
+      reasoning: options.reasoning ?? null,
+      constitutionVersionId: options.constitutionVersionId ?? null,
+    },
+  ]);
 }
 
 /** SessionState for many sessions at once: two queries, whatever their number. */
 async function sessionStates(tx: Prisma.TransactionClient, sessionIds: string[]) {
   const [sessions, turns, calls] = await Promise.all([
-    tx.agentSession.findMany({ where: { id: { in: sessionIds } }, select: { id: true, startedAt: true } }),
-    tx.turn.findMany({ where: { sessionId: { in: sessionIds } }, orderBy: [{ sessionId: "asc" }, { number: "asc" }], select: { sessionId: true, prompt: true, injectedPrinciples: true, constitutionVersionId: true, feedback: true } }),
-    tx.toolCall.findMany({ where: { sessionId: { in: sessionIds } }, orderBy: [{ at: "asc" }, { id: "asc" }] }),
+    tx.agentSession.findMany({
+      where: { id: { in: sessionIds } },
+      select: { id: true, startedAt: true },
+    }),
+    tx.turn.findMany({
+      where: { sessionId: { in: sessionIds } },
+      orderBy: [{ sessionId: "asc" }, { number: "asc" }],
+      select: {
+        sessionId: true,
+        prompt: true,
+        injectedPrinciples: true,
+        constitutionVersionId: true,
+        feedback: true,
+      },
+    }),
+    tx.toolCall.findMany({
+      where: { sessionId: { in: sessionIds } },
+      orderBy: [{ at: "asc" }, { id: "asc" }],
+    }),
   ]);
   return sessions.map((session) => {
     const own = turns.filter((t) => t.sessionId === session.id);
     const versions = new Map<string, number | null>();
-    for (const turn of own) for (const id of turn.injectedPrinciples) if (!versions.has(id)) versions.set(id, turn.constitutionVersionId);
+    for (const turn of own)
+      for (const id of turn.injectedPrinciples)
+        if (!versions.has(id)) versions.set(id, turn.constitutionVersionId);
     const state = sessionStateSchema.parse({
       sessionId: session.id,
       startTime: session.startedAt.toISOString(),
@@ -84,7 +137,10 @@ async function sessionStates(tx: Prisma.TransactionClient, sessionIds: string[])
  * back first, so a session is never counted twice. A repeated SessionEnd (same
  * event id) never reaches here. Returns the outcomes by session.
  */
-export async function creditSessions(tx: Prisma.TransactionClient, sessionIds: string[]): Promise<Map<string, EnrichedOutcome>> {
+export async function creditSessions(
+  tx: Prisma.TransactionClient,
+  sessionIds: string[],
+): Promise<Map<string, EnrichedOutcome>> {
   const out = new Map<string, EnrichedOutcome>();
   if (sessionIds.length === 0) return out;
   await tx.$executeRawUnsafe(
@@ -100,9 +156,21 @@ export async function creditSessions(tx: Prisma.TransactionClient, sessionIds: s
   for (const { state, versions } of await sessionStates(tx, sessionIds)) {
     const outcome = assignCredit(state);
     out.set(state.sessionId, outcome);
-    outcomes.push({ session_id: state.sessionId, status: outcome.status, score: outcome.score, signals: outcome.signals, credits: outcome.principle_credits });
+    outcomes.push({
+      session_id: state.sessionId,
+      status: outcome.status,
+      score: outcome.score,
+      signals: outcome.signals,
+      credits: outcome.principle_credits,
+    });
     for (const c of outcome.principle_credits) {
-      usage.push({ principleId: c.principle_id, traceId: state.sessionId, credit: c.credit, reasoning: c.reasoning, constitutionVersionId: versions.get(c.principle_id) ?? null });
+      usage.push({
+        principleId: c.principle_id,
+        traceId: state.sessionId,
+        credit: c.credit,
+        reasoning: c.reasoning,
+        constitutionVersionId: versions.get(c.principle_id) ?? null,
+      });
     }
   }
   await tx.$executeRawUnsafe(
@@ -114,7 +182,14 @@ export async function creditSessions(tx: Prisma.TransactionClient, sessionIds: s
   return out;
 }
 
-export type PrincipleTrustRow = { principleId: string; useCount: number; successCount: number; raw: number | null; smoothed: number; lowerBound: number };
+export type PrincipleTrustRow = {
+  principleId: string;
+  useCount: number;
+  successCount: number;
+  raw: number | null;
+  smoothed: number;
+  lowerBound: number;
+};
 
 /** Every principle's counters with raw, smoothed and lower-bound trust. */
 export async function principleTrust(): Promise<Map<string, PrincipleTrustRow>> {
@@ -122,18 +197,36 @@ export async function principleTrust(): Promise<Map<string, PrincipleTrustRow>> 
   return new Map(
     rows.map((r) => {
       const t = trust(r.successCount, r.useCount);
-      return [r.principleId, { principleId: r.principleId, useCount: r.useCount, successCount: r.successCount, raw: t.raw, smoothed: t.smoothed, lowerBound: t.lower_bound }];
+      return [
+        r.principleId,
+        {
+          principleId: r.principleId,
+          useCount: r.useCount,
+          successCount: r.successCount,
+          raw: t.raw,
+          smoothed: t.smoothed,
+          lowerBound: t.lower_bound,
+        },
+      ];
     }),
   );
 }
 
 /** Per principle and day: uses, summed credit, and the day's smoothed trust. */
 export async function principleDaily(principleId?: string, days = 30) {
-  const rows = await db().$queryRawUnsafe<{ principle_id: string; day: Date; uses: bigint; credit: number }[]>(
+  const rows = await db().$queryRawUnsafe<
+    { principle_id: string; day: Date; uses: bigint; credit: number }[]
+  >(
     `SELECT principle_id, date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*) AS uses, sum(credit)::float8 AS credit
      FROM principle_usage WHERE created_at >= now() - make_interval(days => $1::int) ${principleId ? "AND principle_id = $2" : ""}
      GROUP BY 1, 2 ORDER BY 1, 2`,
     ...(principleId ? [days, principleId] : [days]),
   );
-  return rows.map((r) => ({ principleId: r.principle_id, day: r.day.toISOString().slice(0, 10), uses: Number(r.uses), credit: r.credit, smoothed: trust(r.credit, Number(r.uses)).smoothed }));
+  return rows.map((r) => ({
+    principleId: r.principle_id,
+    day: r.day.toISOString().slice(0, 10),
+    uses: Number(r.uses),
+    credit: r.credit,
+    smoothed: trust(r.credit, Number(r.uses)).smoothed,
+  }));
 }

@@ -12,20 +12,30 @@ import { parseStoredVersion } from "./version-parse";
  * any read failure (the full path reports it properly). `required` lists the migrations
  * the database must have.
  */
-export async function readCurrentVersion(url: string, required: readonly string[]): Promise<{ id: number; parsed: ParsedVersion } | null> {
+export async function readCurrentVersion(
+  url: string,
+  required: readonly string[],
+): Promise<{ id: number; parsed: ParsedVersion } | null> {
   // pg asks at load whether it runs in a Cloudflare Worker: it reads `navigator.userAgent`,
   // and where Node has no `navigator` (before Node 21) it builds a `Response`, which loads
   // Node's whole fetch implementation, a tenth of this command's time. Node 21 and later
   // define `navigator` with this very userAgent; giving Node 20 the same answers pg at once.
   if (typeof globalThis.navigator === "undefined") {
-    Object.defineProperty(globalThis, "navigator", { value: { userAgent: `Node.js/${process.versions.node.split(".")[0]}` }, configurable: true });
+    Object.defineProperty(globalThis, "navigator", {
+      value: { userAgent: `Node.js/${process.versions.node.split(".")[0]}` },
+      configurable: true,
+    });
   }
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   client.on("error", () => undefined);
   try {
     await client.connect();
-    const { rows } = await client.query<{ applied: string[] | null; id: number | null; digest: string | null }>(
+    const { rows } = await client.query<{
+      applied: string[] | null;
+      id: number | null;
+      digest: string | null;
+    }>(
       `SELECT (SELECT array_agg(migration_name) FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL) AS applied,
               v.id, encode(sha256(convert_to(v.files::text, 'UTF8')), 'hex') AS digest
          FROM (SELECT 1) one
@@ -38,7 +48,10 @@ export async function readCurrentVersion(url: string, required: readonly string[
     const key = `row-${row.digest}`;
     const kept = parsedSnapshots.read(key);
     if (kept) return { id: row.id, parsed: kept };
-    const stored = await client.query<{ files: ConstitutionFile[] }>("SELECT files FROM constitution_version WHERE id = $1", [row.id]);
+    const stored = await client.query<{ files: ConstitutionFile[] }>(
+      "SELECT files FROM constitution_version WHERE id = $1",
+      [row.id],
+    );
     const files = stored.rows[0]?.files;
     if (!files) return null;
     const parsed = await parseStoredVersion(row.id, files);

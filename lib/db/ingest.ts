@@ -12,9 +12,17 @@ type Tx = Prisma.TransactionClient;
  * past the edge (a principle title in a version stored before NULs were refused)
  * becomes U+FFFD rather than failing the batch.
  */
-const json = (rows: unknown[]) => JSON.stringify(rows).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\ufffd");
+const json = (rows: unknown[]) =>
+  JSON.stringify(rows).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\ufffd");
 
-export type SessionTouch = { id: string; source: string; cwd: string | null; transcript_path: string | null; first_at: string; last_at: string };
+export type SessionTouch = {
+  id: string;
+  source: string;
+  cwd: string | null;
+  transcript_path: string | null;
+  first_at: string;
+  last_at: string;
+};
 
 /**
  * Creates or touches every session of a batch in one statement, in id order so that
@@ -36,9 +44,14 @@ export async function upsertSessions(tx: Tx, sessions: SessionTouch[]): Promise<
 }
 
 /** The results stored for event ids already received. */
-export async function seenEvents(tx: Tx | PrismaClient, ids: string[]): Promise<Map<string, { session_id: string; type: string; result: unknown }>> {
+export async function seenEvents(
+  tx: Tx | PrismaClient,
+  ids: string[],
+): Promise<Map<string, { session_id: string; type: string; result: unknown }>> {
   if (ids.length === 0) return new Map();
-  const rows = await tx.$queryRawUnsafe<{ id: string; session_id: string; type: string; result: unknown }[]>(`SELECT id, session_id, type, result FROM agent_event WHERE id = ANY($1::text[])`, ids);
+  const rows = await tx.$queryRawUnsafe<
+    { id: string; session_id: string; type: string; result: unknown }[]
+  >(`SELECT id, session_id, type, result FROM agent_event WHERE id = ANY($1::text[])`, ids);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -54,7 +67,9 @@ export type LatestTurn = {
 
 /** Each session's latest turn, with the tool calls recorded in it so far. */
 export async function latestTurns(tx: Tx, sessionIds: string[]): Promise<Map<string, LatestTurn>> {
-  const rows = await tx.$queryRawUnsafe<(Omit<LatestTurn, "tools"> & { tools: LatestTurn["tools"] | null })[]>(
+  const rows = await tx.$queryRawUnsafe<
+    (Omit<LatestTurn, "tools"> & { tools: LatestTurn["tools"] | null })[]
+  >(
     `SELECT t.id, t.session_id, t.number, t.prompt, t.injected_principles, t.constitution_version_id,
             (SELECT json_agg(json_build_object('name', c.name, 'succeeded', c.succeeded) ORDER BY c.at, c.id)
                FROM tool_call c WHERE c.session_id = t.session_id AND c.turn_number = t.number) AS tools
@@ -65,10 +80,16 @@ export async function latestTurns(tx: Tx, sessionIds: string[]): Promise<Map<str
 }
 
 /** Reviewers' overrides of the given turns, by turn id. */
-export async function overridesOf(tx: Tx, turnIds: string[]): Promise<Map<string, Record<string, number>>> {
+export async function overridesOf(
+  tx: Tx,
+  turnIds: string[],
+): Promise<Map<string, Record<string, number>>> {
   const out = new Map<string, Record<string, number>>();
   if (turnIds.length === 0) return out;
-  const rows = await tx.$queryRawUnsafe<{ turn_id: string; principle: string; value: number }[]>(`SELECT turn_id, principle, value FROM score_override WHERE turn_id = ANY($1::text[])`, turnIds);
+  const rows = await tx.$queryRawUnsafe<{ turn_id: string; principle: string; value: number }[]>(
+    `SELECT turn_id, principle, value FROM score_override WHERE turn_id = ANY($1::text[])`,
+    turnIds,
+  );
   for (const r of rows) out.set(r.turn_id, { ...out.get(r.turn_id), [r.principle]: r.value });
   return out;
 }
@@ -88,10 +109,21 @@ export type NewTurn = {
   feedback: unknown;
 };
 
-export type TurnStop = { id: string; response: string; action: string; tools_passed: boolean; has_mutations: boolean; context_utilization: number | null; stopped_at: string };
+export type TurnStop = {
+  id: string;
+  response: string;
+  action: string;
+  tools_passed: boolean;
+  has_mutations: boolean;
+  context_utilization: number | null;
+  stopped_at: string;
+};
 
 /** Inserts new turns; one stopped in the same batch carries its stop fields too. */
-export async function insertTurns(tx: Tx, turns: (NewTurn & Partial<Omit<TurnStop, "id">>)[]): Promise<void> {
+export async function insertTurns(
+  tx: Tx,
+  turns: (NewTurn & Partial<Omit<TurnStop, "id">>)[],
+): Promise<void> {
   if (turns.length === 0) return;
   await tx.$executeRawUnsafe(
     `INSERT INTO turn (id, session_id, number, prompt, started_at, context_delivery, injected_principles, injected_key_points, retrieved_principles, retrieved_key_points, constitution_version_id, feedback,
@@ -115,7 +147,18 @@ export async function stopTurns(tx: Tx, stops: TurnStop[]): Promise<void> {
   );
 }
 
-export type NewToolCall = { id: string; session_id: string; turn_number: number; tool_use_id: string | null; name: string; input: unknown; output: string | null; succeeded: boolean; active_principles: string[]; at: string };
+export type NewToolCall = {
+  id: string;
+  session_id: string;
+  turn_number: number;
+  tool_use_id: string | null;
+  name: string;
+  input: unknown;
+  output: string | null;
+  succeeded: boolean;
+  active_principles: string[];
+  at: string;
+};
 
 export async function insertToolCalls(tx: Tx, calls: NewToolCall[]): Promise<void> {
   if (calls.length === 0) return;
@@ -148,7 +191,8 @@ export type ScoreRow = {
 /** Writes turn scores; a turn scored before is scored again (its scored_at moves). */
 export async function upsertScores(tx: Tx, scores: ScoreRow[]): Promise<void> {
   if (scores.length === 0) return;
-  const columns = "turn_id, engine_scores, tasteful, curated, ethical, joy_inducing, composable, heterarchical, generative, weighted_total, max_total, normalized_total, reasoning, weight_set_id, constitution_version_id";
+  const columns =
+    "turn_id, engine_scores, tasteful, curated, ethical, joy_inducing, composable, heterarchical, generative, weighted_total, max_total, normalized_total, reasoning, weight_set_id, constitution_version_id";
   const updates = columns
     .split(", ")
     .slice(1)
@@ -163,7 +207,10 @@ export async function upsertScores(tx: Tx, scores: ScoreRow[]): Promise<void> {
   );
 }
 
-export async function endSessions(tx: Tx, ends: { id: string; at: string; reason: string | null }[]): Promise<void> {
+export async function endSessions(
+  tx: Tx,
+  ends: { id: string; at: string; reason: string | null }[],
+): Promise<void> {
   if (ends.length === 0) return;
   await tx.$executeRawUnsafe(
     `UPDATE agent_session SET ended_at = x.at, end_reason = x.reason FROM jsonb_to_recordset($1::jsonb) AS x(id text, at timestamptz, reason text) WHERE agent_session.id = x.id`,
@@ -172,7 +219,10 @@ export async function endSessions(tx: Tx, ends: { id: string; at: string; reason
 }
 
 /** Records the batch's events with their results; an id recorded meanwhile is left as it was. */
-export async function recordEvents(tx: Tx, events: { id: string; session_id: string; type: string; result: unknown }[]): Promise<void> {
+export async function recordEvents(
+  tx: Tx,
+  events: { id: string; session_id: string; type: string; result: unknown }[],
+): Promise<void> {
   if (events.length === 0) return;
   await tx.$executeRawUnsafe(
     `INSERT INTO agent_event (id, session_id, type, result) SELECT id, session_id, type, result FROM jsonb_to_recordset($1::jsonb) AS x(id text, session_id text, type text, result jsonb) ON CONFLICT (id) DO NOTHING`,
@@ -186,7 +236,10 @@ export async function recordEvents(tx: Tx, events: { id: string; session_id: str
  * become "would have injected", and so do their tool calls' active principles.
  * Returns the sessions that changed.
  */
-export async function markUndelivered(tx: Tx, turns: { session_id: string; number: number }[]): Promise<string[]> {
+export async function markUndelivered(
+  tx: Tx,
+  turns: { session_id: string; number: number }[],
+): Promise<string[]> {
   if (turns.length === 0) return [];
   const changed = await tx.$queryRawUnsafe<{ session_id: string; number: number }[]>(
     `UPDATE turn SET context_delivery = 'spooled', injected_principles = '{}', injected_key_points = '{}'
@@ -206,5 +259,8 @@ export async function markUndelivered(tx: Tx, turns: { session_id: string; numbe
 /** Queues the reflector for ended sessions in the leased job table. */
 export async function queueReflections(tx: Tx, sessionIds: string[]): Promise<void> {
   if (sessionIds.length === 0) return;
-  await tx.$executeRawUnsafe(`INSERT INTO recompute_job (kind, session_id, status) SELECT 'reflect', s, 'queued' FROM unnest($1::text[]) AS s`, sessionIds);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO recompute_job (kind, session_id, status) SELECT 'reflect', s, 'queued' FROM unnest($1::text[]) AS s`,
+    sessionIds,
+  );
 }

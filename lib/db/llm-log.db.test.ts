@@ -49,7 +49,9 @@ describe("LLM call log and orchestration events", () => {
     expect(prefilter.promptHash).toMatch(/^[0-9a-f]{64}$/);
     expect(prefilter.parseContract).toMatchObject({ parser: "balanced_object" });
     const agent = calls.find((c) => c.component === "domain_agent")!;
-    expect((agent.parseContract as { parser: string | null; failures: unknown[] }).failures.length).toBeGreaterThan(0);
+    expect(
+      (agent.parseContract as { parser: string | null; failures: unknown[] }).failures.length,
+    ).toBeGreaterThan(0);
   });
 
   it("records prefilter cache misses, then hits, for the same prompt", async () => {
@@ -57,13 +59,21 @@ describe("LLM call log and orchestration events", () => {
     const prompt = `headache ${unique("p")}`;
     const first = unique("req");
     const second = unique("req");
-    expect((await retrieve(prompt, { requestId: first })).debug.prefilter_cache_status).toBe("miss");
-    expect((await retrieve(prompt, { requestId: second })).debug.prefilter_cache_status).toBe("hit");
+    expect((await retrieve(prompt, { requestId: first })).debug.prefilter_cache_status).toBe(
+      "miss",
+    );
+    expect((await retrieve(prompt, { requestId: second })).debug.prefilter_cache_status).toBe(
+      "hit",
+    );
     await new Promise((r) => setTimeout(r, 200));
-    const events = await db().orchestrationEvent.findMany({ where: { requestId: { in: [first, second] } } });
-    expect(events.map((e) => [e.requestId, e.type]).sort()).toEqual([
-      [first, CACHE_EVENTS.miss],
-      [second, CACHE_EVENTS.hit],
-    ].sort());
+    const events = await db().orchestrationEvent.findMany({
+      where: { requestId: { in: [first, second] } },
+    });
+    expect(events.map((e) => [e.requestId, e.type]).sort()).toEqual(
+      [
+        [first, CACHE_EVENTS.miss],
+        [second, CACHE_EVENTS.hit],
+      ].sort(),
+    );
   });
 });

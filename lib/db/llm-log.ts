@@ -12,7 +12,13 @@ export class DbCallLog implements LlmCallSink {
   private tail: Promise<unknown> = Promise.resolve();
 
   private enqueue(work: () => Promise<unknown>): void {
-    this.tail = this.tail.then(work).catch((error: unknown) => log.warn(`could not write the LLM call log: ${error instanceof Error ? error.message : String(error)}`));
+    this.tail = this.tail
+      .then(work)
+      .catch((error: unknown) =>
+        log.warn(
+          `could not write the LLM call log: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
   }
 
   record(call: LlmCallRecord): void {
@@ -39,11 +45,20 @@ export class DbCallLog implements LlmCallSink {
   recordParse(key: LlmCallKey, contract: ParseContract): void {
     this.enqueue(async () => {
       const row = await db().llmCall.findFirst({
-        where: { component: key.component, requestId: key.requestId ?? null, runId: key.runId ?? null, parseContract: { equals: Prisma.AnyNull } },
+        where: {
+          component: key.component,
+          requestId: key.requestId ?? null,
+          runId: key.runId ?? null,
+          parseContract: { equals: Prisma.AnyNull },
+        },
         orderBy: { id: "desc" },
         select: { id: true },
       });
-      if (row) await db().llmCall.update({ where: { id: row.id }, data: { parseContract: contract as unknown as Prisma.InputJsonValue } });
+      if (row)
+        await db().llmCall.update({
+          where: { id: row.id },
+          data: { parseContract: contract as unknown as Prisma.InputJsonValue },
+        });
     });
   }
 

@@ -25,7 +25,12 @@ export class OrchestrationLog {
       this.pending.shift();
       this.dropped++;
     }
-    this.pending.push({ type: event.type, runId: event.run_id ?? null, requestId: event.request_id ?? null, detail: { fingerprint: event.fingerprint, ...(event.detail ?? {}) } as Prisma.InputJsonValue });
+    this.pending.push({
+      type: event.type,
+      runId: event.run_id ?? null,
+      requestId: event.request_id ?? null,
+      detail: { fingerprint: event.fingerprint, ...(event.detail ?? {}) } as Prisma.InputJsonValue,
+    });
     this.timer ??= setTimeout(() => void this.write(), FLUSH_MS);
     this.timer.unref?.();
   }
@@ -35,13 +40,19 @@ export class OrchestrationLog {
     const batch = this.pending;
     this.pending = [];
     if (this.dropped) {
-      log.warn(`dropped ${this.dropped} orchestration events while the database could not take them`);
+      log.warn(
+        `dropped ${this.dropped} orchestration events while the database could not take them`,
+      );
       this.dropped = 0;
     }
     if (batch.length === 0) return this.tail;
     this.tail = this.tail
       .then(() => db().orchestrationEvent.createMany({ data: batch }))
-      .catch((error: unknown) => log.warn(`could not record ${batch.length} orchestration events: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) =>
+        log.warn(
+          `could not record ${batch.length} orchestration events: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
     return this.tail;
   }
 

@@ -14,7 +14,18 @@ afterAll(() => teardown());
 describe("the playbook in the database", () => {
   it("keeps counters exact under 200 concurrent evaluations of one key point", async () => {
     const name = await playbookStore.add(`concurrent ${unique("kp")}`, actor);
-    await Promise.all(Array.from({ length: 200 }, (_, i) => playbookStore.applyExtraction({ new_key_points: [], evaluations: [{ name, rating: i % 4 === 0 ? "harmful" : "helpful" }] }, `s-${i}`, actor)));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        playbookStore.applyExtraction(
+          {
+            new_key_points: [],
+            evaluations: [{ name, rating: i % 4 === 0 ? "harmful" : "helpful" }],
+          },
+          `s-${i}`,
+          actor,
+        ),
+      ),
+    );
     const row = await db().keyPoint.findUniqueOrThrow({ where: { name } });
     expect(row.helpful).toBe(150);
     expect(row.harmful).toBe(50);
@@ -24,7 +35,10 @@ describe("the playbook in the database", () => {
   it("proposes, approves, undoes and rejects by seed 004's rule, never renumbering", async () => {
     const a = await playbookStore.add(`a ${unique("kp")}`, actor);
     const b = await playbookStore.add(`b ${unique("kp")}`, actor);
-    const harmful = (name: string, n: number) => ({ new_key_points: [], evaluations: Array.from({ length: n }, () => ({ name, rating: "harmful" })) });
+    const harmful = (name: string, n: number) => ({
+      new_key_points: [],
+      evaluations: Array.from({ length: n }, () => ({ name, rating: "harmful" })),
+    });
     expect((await playbookStore.applyExtraction(harmful(a, 2), null, actor)).proposed).toEqual([]);
     expect((await playbookStore.applyExtraction(harmful(a, 1), null, actor)).proposed).toEqual([a]);
     await playbookStore.approve([a], actor);
@@ -39,35 +53,82 @@ describe("the playbook in the database", () => {
     await playbookStore.reject([a], actor);
     expect((await db().keyPoint.findUniqueOrThrow({ where: { name: a } })).status).toBe("active");
     // Kept by a person at harmful 3: proposed again only when harmful grows.
-    expect((await playbookStore.applyExtraction({ new_key_points: [], evaluations: [] }, null, actor)).proposed).not.toContain(a);
+    expect(
+      (await playbookStore.applyExtraction({ new_key_points: [], evaluations: [] }, null, actor))
+        .proposed,
+    ).not.toContain(a);
     expect((await playbookStore.applyExtraction(harmful(a, 1), null, actor)).proposed).toEqual([a]);
     await playbookStore.reject([a], actor);
     expect((await db().keyPoint.findUniqueOrThrow({ where: { name: a } })).status).toBe("active");
     await expect(playbookStore.approve([a], actor)).rejects.toThrow(/not proposed/);
-    const audit = await db().auditLog.findMany({ where: { objectId: a, objectType: "key_point" }, orderBy: { id: "asc" } });
-    expect(audit.map((e) => e.action)).toEqual(["key_point.create", "key_point.prune_approve", "key_point.prune_undo", "key_point.prune_reject", "key_point.prune_reject"]);
+    const audit = await db().auditLog.findMany({
+      where: { objectId: a, objectType: "key_point" },
+      orderBy: { id: "asc" },
+    });
+    expect(audit.map((e) => e.action)).toEqual([
+      "key_point.create",
+      "key_point.prune_approve",
+      "key_point.prune_undo",
+      "key_point.prune_reject",
+      "key_point.prune_reject",
+    ]);
   });
 
   it("imports a legacy playbook by seed 004's rules and moves the name sequence past it", async () => {
-    const { playbook } = loadPlaybook(JSON.stringify({ ...SEED_MIXED_INPUT, key_points: SEED_MIXED_INPUT.key_points.map((k) => (typeof k === "string" ? k : { ...k, name: k.name.replace("kpt_", "kpt_9") })) }));
+    const { playbook } = loadPlaybook(
+      JSON.stringify({
+        ...SEED_MIXED_INPUT,
+        key_points: SEED_MIXED_INPUT.key_points.map((k) =>
+          typeof k === "string" ? k : { ...k, name: k.name.replace("kpt_", "kpt_9") },
+        ),
+      }),
+    );
     await playbookStore.importPlaybook(playbook, actor);
     const imported = await db().keyPoint.findUniqueOrThrow({ where: { name: "kpt_9003" } });
-    expect(imported).toMatchObject({ text: "Avoid globals", harmful: 3, helpful: 0, status: "proposed" });
+    expect(imported).toMatchObject({
+      text: "Avoid globals",
+      harmful: 3,
+      helpful: 0,
+      status: "proposed",
+    });
     const next = await playbookStore.add("after import", actor);
     expect(Number(next.slice(4))).toBeGreaterThan(9004);
     const exported = await playbookStore.exportPlaybook();
-    expect(exported.key_points.find((k) => k.name === "kpt_9004")).toEqual({ name: "kpt_9004", text: "Write tests", helpful: 8, harmful: 2 });
+    expect(exported.key_points.find((k) => k.name === "kpt_9004")).toEqual({
+      name: "kpt_9004",
+      text: "Write tests",
+      helpful: 8,
+      harmful: 2,
+    });
   });
 });
 
 describe("importing into a playbook that has entries", () => {
   it("never overwrites a different key point that holds the same name", async () => {
-    const { playbook: first } = loadPlaybook(JSON.stringify({ key_points: [{ name: "kpt_7001", text: "Keep me", helpful: 4, harmful: 0 }] }));
+    const { playbook: first } = loadPlaybook(
+      JSON.stringify({
+        key_points: [{ name: "kpt_7001", text: "Keep me", helpful: 4, harmful: 0 }],
+      }),
+    );
     await playbookStore.importPlaybook(first, actor);
-    const { playbook: second } = loadPlaybook(JSON.stringify({ key_points: [{ name: "kpt_7001", text: "A different lesson", helpful: 0, harmful: 0 }, { name: "kpt_7001", text: "x" }] }));
-    const result = await playbookStore.importPlaybook({ ...second, key_points: second.key_points.slice(0, 1) }, actor);
+    const { playbook: second } = loadPlaybook(
+      JSON.stringify({
+        key_points: [
+          { name: "kpt_7001", text: "A different lesson", helpful: 0, harmful: 0 },
+          { name: "kpt_7001", text: "x" },
+        ],
+      }),
+    );
+    const result = await playbookStore.importPlaybook(
+      { ...second, key_points: second.key_points.slice(0, 1) },
+      actor,
+    );
     expect(result.renamed).toHaveLength(1);
-    expect((await db().keyPoint.findUniqueOrThrow({ where: { name: "kpt_7001" } })).text).toBe("Keep me");
-    expect((await db().keyPoint.findUniqueOrThrow({ where: { name: result.renamed[0]!.to } })).text).toBe("A different lesson");
+    expect((await db().keyPoint.findUniqueOrThrow({ where: { name: "kpt_7001" } })).text).toBe(
+      "Keep me",
+    );
+    expect(
+      (await db().keyPoint.findUniqueOrThrow({ where: { name: result.renamed[0]!.to } })).text,
+    ).toBe("A different lesson");
   });
 });

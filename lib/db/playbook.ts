@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { formatKeypointName, formatPlaybook, highestKptNumber, PLAYBOOK_VERSION, quoteText, trustRatio, type ExtractionResult, type Playbook, type PlaybookEntry } from "@/lib/playbook";
+import {
+  formatKeypointName,
+  formatPlaybook,
+  highestKptNumber,
+  PLAYBOOK_VERSION,
+  quoteText,
+  trustRatio,
+  type ExtractionResult,
+  type Playbook,
+  type PlaybookEntry,
+} from "@/lib/playbook";
 import { NotFoundError } from "@/lib/errors";
 import type { Prisma } from "./generated/prisma/client";
 import { auditLog, type Actor } from "./audit";
@@ -10,7 +20,14 @@ type Tx = Prisma.TransactionClient;
 // Many reflections may land at once (a batch of SessionEnds): wait for a connection rather than fail.
 const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 export type KeyPointStatus = "active" | "proposed" | "pruned";
-export type KeyPointRow = PlaybookEntry & { status: KeyPointStatus; trust: number | undefined; lastEvaluatedAt: Date | null; createdAt: Date; prunedAt: Date | null; source: string };
+export type KeyPointRow = PlaybookEntry & {
+  status: KeyPointStatus;
+  trust: number | undefined;
+  lastEvaluatedAt: Date | null;
+  createdAt: Date;
+  prunedAt: Date | null;
+  source: string;
+};
 
 /** Key point names come from the sequence key_point_name_seq: never reused, even after a prune, and safe under concurrent reflections. */
 async function nextName(tx: Tx): Promise<string> {
@@ -41,14 +58,18 @@ async function moveSequencePast(tx: Tx, atLeast: bigint): Promise<void> {
 
 /** The playbook in the database: entries, evaluation events as evidence, prune proposals decided by people. */
 export const playbookStore = {
-  async list(options: { status?: KeyPointStatus | "all"; q?: string } = {}): Promise<KeyPointRow[]> {
+  async list(
+    options: { status?: KeyPointStatus | "all"; q?: string } = {},
+  ): Promise<KeyPointRow[]> {
     const rows = await db().keyPoint.findMany({
       where: {
         ...(options.status && options.status !== "all" ? { status: options.status } : {}),
         ...(options.q ? { text: { contains: options.q, mode: "insensitive" as const } } : {}),
       },
       orderBy: { name: "asc" },
-      include: { evaluations: { orderBy: { createdAt: "desc" }, take: 1, select: { createdAt: true } } },
+      include: {
+        evaluations: { orderBy: { createdAt: "desc" }, take: 1, select: { createdAt: true } },
+      },
     });
     return rows.map((r) => ({
       name: r.name,
@@ -66,7 +87,10 @@ export const playbookStore = {
 
   /** A key point with its evaluation events (and the sessions behind them). */
   async get(name: string) {
-    const row = await db().keyPoint.findUnique({ where: { name }, include: { evaluations: { orderBy: { createdAt: "desc" } } } });
+    const row = await db().keyPoint.findUnique({
+      where: { name },
+      include: { evaluations: { orderBy: { createdAt: "desc" } } },
+    });
     if (!row) throw new NotFoundError(`No key point ${name}.`);
     return row;
   },
@@ -75,7 +99,13 @@ export const playbookStore = {
     return db().$transaction(async (tx) => {
       const name = await nextName(tx);
       await tx.keyPoint.create({ data: { name, text, source: "manual" } });
-      await auditLog.append(tx, { actor, action: "key_point.create", objectType: "key_point", objectId: name, after: { text } });
+      await auditLog.append(tx, {
+        actor,
+        action: "key_point.create",
+        objectType: "key_point",
+        objectId: name,
+        after: { text },
+      });
       return name;
     });
   },
@@ -85,7 +115,14 @@ export const playbookStore = {
       const before = await tx.keyPoint.findUnique({ where: { name } });
       if (!before) throw new NotFoundError(`No key point ${name}.`);
       await tx.keyPoint.update({ where: { name }, data: { text } });
-      await auditLog.append(tx, { actor, action: "key_point.edit", objectType: "key_point", objectId: name, before: { text: before.text }, after: { text } });
+      await auditLog.append(tx, {
+        actor,
+        action: "key_point.edit",
+        objectType: "key_point",
+        objectId: name,
+        before: { text: before.text },
+        after: { text },
+      });
     });
   },
 
@@ -105,12 +142,21 @@ export const playbookStore = {
     extraction: ExtractionResult,
     sessionId: string | null,
     actor: Actor,
-  ): Promise<{ added: string[]; evaluated: number; proposed: string[]; withdrawn: string[]; warnings: string[] }> {
+  ): Promise<{
+    added: string[];
+    evaluated: number;
+    proposed: string[];
+    withdrawn: string[];
+    warnings: string[];
+  }> {
     return db().$transaction(async (tx) => {
       const warnings = [...(extraction.warnings ?? [])];
-      const texts = [...new Set(extraction.new_key_points.map((t) => t.trim()).filter((t) => t !== ""))];
+      const texts = [
+        ...new Set(extraction.new_key_points.map((t) => t.trim()).filter((t) => t !== "")),
+      ];
       // Two reflections adding one text at once: the second waits, then sees the first's row.
-      for (const text of [...texts].sort()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SAME_TEXT_LOCK}::int, hashtext(${text}))`;
+      for (const text of [...texts].sort())
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SAME_TEXT_LOCK}::int, hashtext(${text}))`;
       const stored = texts.length
         ? await tx.$queryRaw<{ name: string; text: string; status: string }[]>`
             SELECT name, text, status FROM key_point WHERE regexp_replace(text, '^[[:space:]]+|[[:space:]]+$', '', 'g') = ANY(${texts}::text[]) ORDER BY name`
@@ -126,23 +172,44 @@ export const playbookStore = {
         }
         const same = byText.get(text);
         if (same) {
-          warnings.push(`the new key point ${quoteText(text)} has the same text as ${same.name}${same.status === "pruned" ? " (pruned: undo the prune to use it again)" : ""}: skipped`);
+          warnings.push(
+            `the new key point ${quoteText(text)} has the same text as ${same.name}${same.status === "pruned" ? " (pruned: undo the prune to use it again)" : ""}: skipped`,
+          );
           continue;
         }
         const name = await nextName(tx);
-        await tx.keyPoint.create({ data: { name, text, source: "reflector", createdInSession: sessionId } });
+        await tx.keyPoint.create({
+          data: { name, text, source: "reflector", createdInSession: sessionId },
+        });
         byText.set(text, { name, status: "active" });
         added.push(name);
       }
       const rated = [...new Set(extraction.evaluations.map((e) => e.name))];
-      const status = new Map((await tx.keyPoint.findMany({ where: { name: { in: rated } }, select: { name: true, status: true } })).map((r) => [r.name, r.status]));
+      const status = new Map(
+        (
+          await tx.keyPoint.findMany({
+            where: { name: { in: rated } },
+            select: { name: true, status: true },
+          })
+        ).map((r) => [r.name, r.status]),
+      );
       const counted: { name: string; rating: "helpful" | "harmful" }[] = [];
       for (const { name, rating } of extraction.evaluations) {
         const current = status.get(name);
-        if (current === undefined) warnings.push(`a rating of ${name}, which is not in the playbook, was ignored`);
-        else if (current === "pruned") warnings.push(`a rating of ${name}, which is pruned, was ignored`);
-        else if (rating !== "helpful" && rating !== "harmful" && rating !== "neutral") warnings.push(`the rating ${JSON.stringify(rating)} of ${name} is not helpful, harmful or neutral: no change`);
-        if (current === undefined || current === "pruned" || (rating !== "helpful" && rating !== "harmful")) continue;
+        if (current === undefined)
+          warnings.push(`a rating of ${name}, which is not in the playbook, was ignored`);
+        else if (current === "pruned")
+          warnings.push(`a rating of ${name}, which is pruned, was ignored`);
+        else if (rating !== "helpful" && rating !== "harmful" && rating !== "neutral")
+          warnings.push(
+            `the rating ${JSON.stringify(rating)} of ${name} is not helpful, harmful or neutral: no change`,
+          );
+        if (
+          current === undefined ||
+          current === "pruned" ||
+          (rating !== "helpful" && rating !== "harmful")
+        )
+          continue;
         counted.push({ name, rating });
       }
       const landed = new Set<string>();
@@ -150,12 +217,15 @@ export const playbookStore = {
         const helpful = counted.filter((c) => c.name === name && c.rating === "helpful").length;
         const harmful = counted.filter((c) => c.name === name && c.rating === "harmful").length;
         // Re-read under the row lock: an approval that committed meanwhile wins, and the ratings are not counted.
-        const updated = await tx.$executeRaw`UPDATE key_point SET helpful = helpful + ${helpful}, harmful = harmful + ${harmful}, updated_at = now() WHERE name = ${name} AND status <> 'pruned'`;
-        if (updated === 0) warnings.push(`the ratings of ${name} were ignored: it was pruned meanwhile`);
+        const updated =
+          await tx.$executeRaw`UPDATE key_point SET helpful = helpful + ${helpful}, harmful = harmful + ${harmful}, updated_at = now() WHERE name = ${name} AND status <> 'pruned'`;
+        if (updated === 0)
+          warnings.push(`the ratings of ${name} were ignored: it was pruned meanwhile`);
         else landed.add(name);
       }
       const kept = counted.filter((c) => landed.has(c.name));
-      for (const { name, rating } of kept) await tx.keyPointEvaluation.create({ data: { id: randomUUID(), name, sessionId, rating } });
+      for (const { name, rating } of kept)
+        await tx.keyPointEvaluation.create({ data: { id: randomUUID(), name, sessionId, rating } });
       const evaluated = kept.length;
       const { proposed, withdrawn } = await recheckProposals(tx, [...landed], actor);
       await auditLog.append(tx, {
@@ -163,7 +233,13 @@ export const playbookStore = {
         action: "playbook.apply_extraction",
         objectType: "session",
         objectId: sessionId ?? "(none)",
-        after: { added, evaluated, proposed, ...(withdrawn.length ? { withdrawn } : {}), ...(warnings.length ? { warnings } : {}) },
+        after: {
+          added,
+          evaluated,
+          proposed,
+          ...(withdrawn.length ? { withdrawn } : {}),
+          ...(warnings.length ? { warnings } : {}),
+        },
       });
       return { added, evaluated, proposed, withdrawn, warnings };
     }, TX_OPTIONS);
@@ -188,7 +264,14 @@ export const playbookStore = {
   async importPlaybook(
     playbook: Playbook,
     actor: Actor,
-  ): Promise<{ created: number; updated: number; renamed: { from: string; to: string }[]; unkept: string[]; proposed: string[]; withdrawn: string[] }> {
+  ): Promise<{
+    created: number;
+    updated: number;
+    renamed: { from: string; to: string }[];
+    unkept: string[];
+    proposed: string[];
+    withdrawn: string[];
+  }> {
     return db().$transaction(async (tx) => {
       const unkept = new Set<string>();
       let created = 0;
@@ -199,32 +282,63 @@ export const playbookStore = {
       for (const k of playbook.key_points) {
         const existing = await tx.keyPoint.findUnique({ where: { name: k.name } });
         if (existing && existing.text === k.text) {
-          await tx.keyPoint.update({ where: { name: k.name }, data: { helpful: k.helpful, harmful: k.harmful } });
+          await tx.keyPoint.update({
+            where: { name: k.name },
+            data: { helpful: k.helpful, harmful: k.harmful },
+          });
           written.push(k.name);
           updated++;
         } else if (existing) {
           const name = await nextName(tx);
-          await tx.keyPoint.create({ data: { name, text: k.text, helpful: k.helpful, harmful: k.harmful, source: "import" } });
+          await tx.keyPoint.create({
+            data: { name, text: k.text, helpful: k.helpful, harmful: k.harmful, source: "import" },
+          });
           renamed.push({ from: k.name, to: name });
           written.push(name);
           created++;
         } else {
-          await tx.keyPoint.create({ data: { name: k.name, text: k.text, helpful: k.helpful, harmful: k.harmful, source: "import" } });
+          await tx.keyPoint.create({
+            data: {
+              name: k.name,
+              text: k.text,
+              helpful: k.helpful,
+              harmful: k.harmful,
+              source: "import",
+            },
+          });
           written.push(k.name);
           created++;
         }
         for (const field of Object.keys(k)) if (!ENTRY_FIELDS.has(field)) unkept.add(field);
       }
       const { proposed, withdrawn } = await recheckProposals(tx, written, actor);
-      await auditLog.append(tx, { actor, action: "playbook.import", objectType: "playbook", objectId: "playbook", after: { created, updated, renamed, proposed, ...(withdrawn.length ? { withdrawn } : {}) } });
+      await auditLog.append(tx, {
+        actor,
+        action: "playbook.import",
+        objectType: "playbook",
+        objectId: "playbook",
+        after: { created, updated, renamed, proposed, ...(withdrawn.length ? { withdrawn } : {}) },
+      });
       return { created, updated, renamed, unkept: [...unkept], proposed, withdrawn };
     });
   },
 
   /** The playbook as a canonical file (pruned entries left out). */
   async exportPlaybook(): Promise<Playbook> {
-    const rows = await db().keyPoint.findMany({ where: { status: { not: "pruned" } }, orderBy: { name: "asc" } });
-    return { version: PLAYBOOK_VERSION, last_updated: new Date().toISOString(), key_points: rows.map((r) => ({ name: r.name, text: r.text, helpful: r.helpful, harmful: r.harmful })) };
+    const rows = await db().keyPoint.findMany({
+      where: { status: { not: "pruned" } },
+      orderBy: { name: "asc" },
+    });
+    return {
+      version: PLAYBOOK_VERSION,
+      last_updated: new Date().toISOString(),
+      key_points: rows.map((r) => ({
+        name: r.name,
+        text: r.text,
+        helpful: r.helpful,
+        harmful: r.harmful,
+      })),
+    };
   },
 
   /** The most trusted active key points, for injection, formatted as seed 004's lines: a proposed or pruned point is never given to an agent. */

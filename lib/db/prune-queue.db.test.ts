@@ -17,7 +17,14 @@ afterAll(() => teardown());
 /** Rates a point through the reflector's own path (an ExtractionResult). */
 function rate(name: string, counts: { helpful?: number; harmful?: number }, by = actor) {
   const ratings = (rating: string, n = 0) => Array.from({ length: n }, () => ({ name, rating }));
-  return playbookStore.applyExtraction({ new_key_points: [], evaluations: [...ratings("helpful", counts.helpful), ...ratings("harmful", counts.harmful)] }, null, by);
+  return playbookStore.applyExtraction(
+    {
+      new_key_points: [],
+      evaluations: [...ratings("helpful", counts.helpful), ...ratings("harmful", counts.harmful)],
+    },
+    null,
+    by,
+  );
 }
 
 async function point(counts: { helpful?: number; harmful?: number } = {}): Promise<string> {
@@ -32,13 +39,22 @@ async function row(name: string) {
 }
 
 const injected = async () => (await playbookStore.forInjection(1_000_000)).names;
-const actions = async (name: string) => (await db().auditLog.findMany({ where: { objectType: "key_point", objectId: name }, orderBy: { id: "asc" } })).map((e) => e.action);
+const actions = async (name: string) =>
+  (
+    await db().auditLog.findMany({
+      where: { objectType: "key_point", objectId: name },
+      orderBy: { id: "asc" },
+    })
+  ).map((e) => e.action);
 
 describe("prune proposals follow seed 004's decision table", () => {
-  it.each(SEED_PRUNE_TABLE)("helpful %i, harmful %i: proposed is %s", async (helpful, harmful, pruned) => {
-    const name = await point({ helpful, harmful });
-    expect(await row(name)).toEqual({ status: pruned ? "proposed" : "active", helpful, harmful });
-  });
+  it.each(SEED_PRUNE_TABLE)(
+    "helpful %i, harmful %i: proposed is %s",
+    async (helpful, harmful, pruned) => {
+      const name = await point({ helpful, harmful });
+      expect(await row(name)).toEqual({ status: pruned ? "proposed" : "active", helpful, harmful });
+    },
+  );
 });
 
 describe("a proposal whose counts change", () => {
@@ -55,9 +71,20 @@ describe("a proposal whose counts change", () => {
     expect(await row(name)).toEqual({ status: "active", helpful: 3, harmful: 3 });
     expect(await injected()).toContain(name);
 
-    const [record] = await db().auditLog.findMany({ where: { objectId: name, action: WITHDRAWN_ACTION } });
-    expect(record).toMatchObject({ actorLabel: "reflector", before: { status: "proposed" }, after: { status: "active", helpful: 3, harmful: 3, reason: WITHDRAWN_REASON } });
-    expect((await pruneQueue.recentlyWithdrawn(200)).find((w) => w.name === name)).toMatchObject({ name, helpful: 3, harmful: 3, by: "reflector" });
+    const [record] = await db().auditLog.findMany({
+      where: { objectId: name, action: WITHDRAWN_ACTION },
+    });
+    expect(record).toMatchObject({
+      actorLabel: "reflector",
+      before: { status: "proposed" },
+      after: { status: "active", helpful: 3, harmful: 3, reason: WITHDRAWN_REASON },
+    });
+    expect((await pruneQueue.recentlyWithdrawn(200)).find((w) => w.name === name)).toMatchObject({
+      name,
+      helpful: 3,
+      harmful: 3,
+      by: "reflector",
+    });
 
     // helpful 3, harmful 4: meets the rule again, and nobody kept it, so it is proposed again.
     expect((await rate(name, { harmful: 1 })).proposed).toEqual([name]);
@@ -67,7 +94,8 @@ describe("a proposal whose counts change", () => {
   it("goes back to active when an import gives it counts that no longer meet the rule, and is proposed again by one that does", async () => {
     const name = unique("pat");
     const text = `imported ${unique("kp")}`;
-    const file = (helpful: number, harmful: number) => loadPlaybook(JSON.stringify({ key_points: [{ name, text, helpful, harmful }] })).playbook;
+    const file = (helpful: number, harmful: number) =>
+      loadPlaybook(JSON.stringify({ key_points: [{ name, text, helpful, harmful }] })).playbook;
     expect((await playbookStore.importPlaybook(file(0, 3), actor)).proposed).toEqual([name]);
     const back = await playbookStore.importPlaybook(file(10, 4), actor);
     expect(back).toMatchObject({ updated: 1, withdrawn: [name] });
@@ -100,7 +128,9 @@ describe("approving", () => {
     await db().$executeRaw`UPDATE key_point SET status = 'proposed' WHERE name = ${stale}`;
     const refusal = pruneQueue.approve([fine, stale], actor);
     await expect(refusal).rejects.toBeInstanceOf(ConflictError);
-    await expect(refusal).rejects.toThrow(`${stale} no longer meets the prune rule (helpful 4, harmful 3, it needs harmful >= 3 and harmful > helpful): nothing was pruned; reload the queue.`);
+    await expect(refusal).rejects.toThrow(
+      `${stale} no longer meets the prune rule (helpful 4, harmful 3, it needs harmful >= 3 and harmful > helpful): nothing was pruned; reload the queue.`,
+    );
     expect(await row(fine)).toEqual({ status: "proposed", helpful: 0, harmful: 3 });
     expect(await row(stale)).toEqual({ status: "proposed", helpful: 4, harmful: 3 });
     expect(await actions(fine)).toEqual(["key_point.create"]);
@@ -108,15 +138,21 @@ describe("approving", () => {
 
   it("refuses a point that is not proposed, and an unknown name", async () => {
     const active = await point({ harmful: 2 });
-    await expect(pruneQueue.approve([active], actor)).rejects.toThrow(`${active} is not proposed for pruning (it is active); reload the queue.`);
-    await expect(pruneQueue.approve(["kpt_no_such_point"], actor)).rejects.toThrow("No key point kpt_no_such_point.");
+    await expect(pruneQueue.approve([active], actor)).rejects.toThrow(
+      `${active} is not proposed for pruning (it is active); reload the queue.`,
+    );
+    await expect(pruneQueue.approve(["kpt_no_such_point"], actor)).rejects.toThrow(
+      "No key point kpt_no_such_point.",
+    );
     expect(await row(active)).toEqual({ status: "active", helpful: 0, harmful: 2 });
   });
 
   it("approved after a reflection made the point helpful: refused, the point stays in use", async () => {
     const name = await point({ harmful: 3 });
     await rate(name, { helpful: 4 });
-    await expect(pruneQueue.approve([name], actor)).rejects.toThrow(`${name} is not proposed for pruning (it is active); reload the queue.`);
+    await expect(pruneQueue.approve([name], actor)).rejects.toThrow(
+      `${name} is not proposed for pruning (it is active); reload the queue.`,
+    );
     expect(await row(name)).toEqual({ status: "active", helpful: 4, harmful: 3 });
   });
 
@@ -133,14 +169,23 @@ describe("approving", () => {
     const winners = { approve: 0, reflection: 0 };
     for (let round = 0; round < 8; round++) {
       const name = await point({ harmful: 3 });
-      const [approval, reflection] = await Promise.allSettled([pruneQueue.approve([name], actor), rate(name, { helpful: 4 })]);
+      const [approval, reflection] = await Promise.allSettled([
+        pruneQueue.approve([name], actor),
+        rate(name, { helpful: 4 }),
+      ]);
       if (reflection.status !== "fulfilled") throw reflection.reason;
       const events = await db().keyPointEvaluation.count({ where: { name, rating: "helpful" } });
       if (approval.status === "fulfilled") {
         winners.approve++;
         expect(await row(name)).toEqual({ status: "pruned", helpful: 0, harmful: 3 });
         expect(reflection.value.evaluated).toBe(0);
-        expect(reflection.value.warnings.some((w) => w.startsWith(`a rating of ${name}, which is pruned`) || w === `the ratings of ${name} were ignored: it was pruned meanwhile`)).toBe(true);
+        expect(
+          reflection.value.warnings.some(
+            (w) =>
+              w.startsWith(`a rating of ${name}, which is pruned`) ||
+              w === `the ratings of ${name} were ignored: it was pruned meanwhile`,
+          ),
+        ).toBe(true);
         expect(events).toBe(0);
         expect(await injected()).not.toContain(name);
       } else {
@@ -166,13 +211,19 @@ describe("undoing a prune", () => {
     // Still a proposal like any other: approvable again, or rejected to keep it.
     await pruneQueue.reject([name], actor);
     expect(await row(name)).toEqual({ status: "active", helpful: 0, harmful: 3 });
-    expect(await actions(name)).toEqual(["key_point.create", "key_point.prune_approve", "key_point.prune_undo", "key_point.prune_reject"]);
+    expect(await actions(name)).toEqual([
+      "key_point.create",
+      "key_point.prune_approve",
+      "key_point.prune_undo",
+      "key_point.prune_reject",
+    ]);
   });
 
   it("puts a point whose counts no longer meet the rule into use", async () => {
     const name = unique("pat");
     const text = `undone ${unique("kp")}`;
-    const file = (helpful: number, harmful: number) => loadPlaybook(JSON.stringify({ key_points: [{ name, text, helpful, harmful }] })).playbook;
+    const file = (helpful: number, harmful: number) =>
+      loadPlaybook(JSON.stringify({ key_points: [{ name, text, helpful, harmful }] })).playbook;
     await playbookStore.importPlaybook(file(0, 3), actor);
     await pruneQueue.approve([name], actor);
     // An import can change a pruned point's counts; it stays pruned.
@@ -185,7 +236,9 @@ describe("undoing a prune", () => {
 
   it("refuses a point that is not pruned and changes nothing", async () => {
     const name = await point({ harmful: 3 });
-    await expect(pruneQueue.undo(name, actor)).rejects.toThrow(`${name} is not pruned (it is proposed).`);
+    await expect(pruneQueue.undo(name, actor)).rejects.toThrow(
+      `${name} is not pruned (it is proposed).`,
+    );
     expect(await row(name)).toEqual({ status: "proposed", helpful: 0, harmful: 3 });
   });
 });

@@ -13,7 +13,13 @@ export const WITHDRAWN_ACTION = "key_point.prune_withdrawn";
 export const WITHDRAWN_REASON = "its counts no longer meet the prune rule";
 
 /** A proposal taken back without a person: which point, its counts then, when, and what changed them. */
-export type WithdrawnProposal = { name: string; helpful: number; harmful: number; at: Date; by: string };
+export type WithdrawnProposal = {
+  name: string;
+  helpful: number;
+  harmful: number;
+  at: Date;
+  by: string;
+};
 
 /**
  * Brings the prune queue in line with the counts of the named points (seed 004: `harmful >= 3
@@ -23,11 +29,17 @@ export type WithdrawnProposal = { name: string; helpful: number; harmful: number
  * its current harmful count (a rejected proposal returns only when harmful grows past the count
  * it was rejected at). Pruned points are left to people (see `undo`).
  */
-export async function recheckProposals(tx: Tx, names: readonly string[], actor: Actor): Promise<{ proposed: string[]; withdrawn: string[] }> {
+export async function recheckProposals(
+  tx: Tx,
+  names: readonly string[],
+  actor: Actor,
+): Promise<{ proposed: string[]; withdrawn: string[] }> {
   if (names.length === 0) return { proposed: [], withdrawn: [] };
   const changed = [...new Set(names)];
   // One statement, so a busy point's row lock is held no longer than before proposals were re-checked.
-  const moved = await tx.$queryRaw<{ name: string; status: string; helpful: number; harmful: number }[]>`
+  const moved = await tx.$queryRaw<
+    { name: string; status: string; helpful: number; harmful: number }[]
+  >`
     UPDATE key_point SET status = CASE WHEN status = 'proposed' THEN 'active' ELSE 'proposed' END, updated_at = now()
     WHERE name = ANY(${changed}::text[]) AND (
       (status = 'proposed' AND NOT (harmful >= ${PRUNE_HARMFUL_FLOOR} AND harmful > helpful))
@@ -42,10 +54,18 @@ export async function recheckProposals(tx: Tx, names: readonly string[], actor: 
       objectType: "key_point",
       objectId: row.name,
       before: { status: "proposed" },
-      after: { status: "active", helpful: row.helpful, harmful: row.harmful, reason: WITHDRAWN_REASON },
+      after: {
+        status: "active",
+        helpful: row.helpful,
+        harmful: row.harmful,
+        reason: WITHDRAWN_REASON,
+      },
     });
   }
-  return { proposed: moved.filter((r) => r.status === "proposed").map((r) => r.name), withdrawn: withdrawn.map((r) => r.name) };
+  return {
+    proposed: moved.filter((r) => r.status === "proposed").map((r) => r.name),
+    withdrawn: withdrawn.map((r) => r.name),
+  };
 }
 
 /** Locks the named key points (in name order, so two deciders cannot deadlock) and returns them; an unknown name is refused. */
@@ -72,13 +92,28 @@ export const pruneQueue = {
     await db().$transaction(async (tx) => {
       const rows = await lockPoints(tx, names);
       for (const row of rows) {
-        if (row.status !== "proposed") throw new ConflictError(`${row.name} is not proposed for pruning (it is ${row.status}); reload the queue.`);
+        if (row.status !== "proposed")
+          throw new ConflictError(
+            `${row.name} is not proposed for pruning (it is ${row.status}); reload the queue.`,
+          );
         if (!shouldPrune(row))
-          throw new ConflictError(`${row.name} no longer meets the prune rule (${counts(row)}, it needs harmful >= ${PRUNE_HARMFUL_FLOOR} and harmful > helpful): nothing was pruned; reload the queue.`);
+          throw new ConflictError(
+            `${row.name} no longer meets the prune rule (${counts(row)}, it needs harmful >= ${PRUNE_HARMFUL_FLOOR} and harmful > helpful): nothing was pruned; reload the queue.`,
+          );
       }
       for (const row of rows) {
-        await tx.keyPoint.update({ where: { name: row.name }, data: { status: "pruned", prunedAt: new Date() } });
-        await auditLog.append(tx, { actor, action: "key_point.prune_approve", objectType: "key_point", objectId: row.name, before: { status: row.status, helpful: row.helpful, harmful: row.harmful }, after: { status: "pruned" } });
+        await tx.keyPoint.update({
+          where: { name: row.name },
+          data: { status: "pruned", prunedAt: new Date() },
+        });
+        await auditLog.append(tx, {
+          actor,
+          action: "key_point.prune_approve",
+          objectType: "key_point",
+          objectId: row.name,
+          before: { status: row.status, helpful: row.helpful, harmful: row.harmful },
+          after: { status: "pruned" },
+        });
       }
     });
   },
@@ -87,10 +122,24 @@ export const pruneQueue = {
   async reject(names: readonly string[], actor: Actor): Promise<void> {
     await db().$transaction(async (tx) => {
       const rows = await lockPoints(tx, names);
-      for (const row of rows) if (row.status !== "proposed") throw new ConflictError(`${row.name} is not proposed for pruning (it is ${row.status}); reload the queue.`);
+      for (const row of rows)
+        if (row.status !== "proposed")
+          throw new ConflictError(
+            `${row.name} is not proposed for pruning (it is ${row.status}); reload the queue.`,
+          );
       for (const row of rows) {
-        await tx.keyPoint.update({ where: { name: row.name }, data: { status: "active", keptAtHarmful: row.harmful } });
-        await auditLog.append(tx, { actor, action: "key_point.prune_reject", objectType: "key_point", objectId: row.name, before: { status: row.status, helpful: row.helpful, harmful: row.harmful }, after: { status: "active" } });
+        await tx.keyPoint.update({
+          where: { name: row.name },
+          data: { status: "active", keptAtHarmful: row.harmful },
+        });
+        await auditLog.append(tx, {
+          actor,
+          action: "key_point.prune_reject",
+          objectType: "key_point",
+          objectId: row.name,
+          before: { status: row.status, helpful: row.helpful, harmful: row.harmful },
+          after: { status: "active" },
+        });
       }
     });
   },
@@ -103,20 +152,41 @@ export const pruneQueue = {
   async undo(name: string, actor: Actor): Promise<"active" | "proposed"> {
     return db().$transaction(async (tx) => {
       const [row] = await lockPoints(tx, [name]);
-      if (row!.status !== "pruned") throw new ConflictError(`${name} is not pruned (it is ${row!.status}).`);
+      if (row!.status !== "pruned")
+        throw new ConflictError(`${name} is not pruned (it is ${row!.status}).`);
       const status = shouldPrune(row!) ? "proposed" : "active";
-      await tx.keyPoint.update({ where: { name }, data: { status, prunedAt: null, keptAtHarmful: null } });
-      await auditLog.append(tx, { actor, action: "key_point.prune_undo", objectType: "key_point", objectId: name, before: { status: "pruned", helpful: row!.helpful, harmful: row!.harmful }, after: { status } });
+      await tx.keyPoint.update({
+        where: { name },
+        data: { status, prunedAt: null, keptAtHarmful: null },
+      });
+      await auditLog.append(tx, {
+        actor,
+        action: "key_point.prune_undo",
+        objectType: "key_point",
+        objectId: name,
+        before: { status: "pruned", helpful: row!.helpful, harmful: row!.harmful },
+        after: { status },
+      });
       return status;
     });
   },
 
   /** The most recent proposals withdrawn because their counts changed, newest first, for the queue page. */
   async recentlyWithdrawn(limit: number): Promise<WithdrawnProposal[]> {
-    const entries = await auditLog.list({ action: WITHDRAWN_ACTION, objectType: "key_point", limit });
+    const entries = await auditLog.list({
+      action: WITHDRAWN_ACTION,
+      objectType: "key_point",
+      limit,
+    });
     return entries.map((e) => {
       const after = (e.after ?? {}) as { helpful?: unknown; harmful?: unknown };
-      return { name: e.objectId, helpful: Number(after.helpful ?? 0), harmful: Number(after.harmful ?? 0), at: e.at, by: e.actorLabel };
+      return {
+        name: e.objectId,
+        helpful: Number(after.helpful ?? 0),
+        harmful: Number(after.harmful ?? 0),
+        at: e.at,
+        by: e.actorLabel,
+      };
     });
   },
 } as const;

@@ -22,10 +22,27 @@ async function reportTurn(daysAgo: number, prompt: string) {
   const session = `db-sessions-${randomUUID()}`;
   const at = new Date(Date.now() - daysAgo * DAY_MS);
   const events: AgentEventInput[] = [
-    { type: "UserPromptSubmit", id: `${session}-p`, session_id: session, at: at.toISOString(), cwd: "/home/dev/shop-api", transcript_path: `/home/dev/.claude/projects/x/${session}.jsonl`, prompt },
-    { type: "Stop", id: `${session}-s`, session_id: session, at: new Date(at.getTime() + 60_000).toISOString(), response: "Done, and the tests pass." },
+    {
+      type: "UserPromptSubmit",
+      id: `${session}-p`,
+      session_id: session,
+      at: at.toISOString(),
+      cwd: "/home/dev/shop-api",
+      transcript_path: `/home/dev/.claude/projects/x/${session}.jsonl`,
+      prompt,
+    },
+    {
+      type: "Stop",
+      id: `${session}-s`,
+      session_id: session,
+      at: new Date(at.getTime() + 60_000).toISOString(),
+      response: "Done, and the tests pass.",
+    },
   ];
-  await ingestEvents(events.map((e) => agentEventSchema.parse(e)), { source: "api" });
+  await ingestEvents(
+    events.map((e) => agentEventSchema.parse(e)),
+    { source: "api" },
+  );
   return { session, at };
 }
 
@@ -34,7 +51,12 @@ describe("listSessions", () => {
     const long = `Fix the flaky checkout test. ${"x".repeat(1000)}`;
     const { session } = await reportTurn(0, long);
     const row = (await listSessions({ limit: 200 })).find((r) => r.id === session);
-    expect(row).toMatchObject({ source: "api", cwd: "/home/dev/shop-api", transcriptPath: expect.stringContaining(session), turns: 1 });
+    expect(row).toMatchObject({
+      source: "api",
+      cwd: "/home/dev/shop-api",
+      transcriptPath: expect.stringContaining(session),
+      turns: 1,
+    });
     expect(long.startsWith(row!.firstPrompt!)).toBe(true);
     expect(row!.firstPrompt!.length).toBeLessThan(long.length);
     expect(await countSessions([session, `missing-${randomUUID()}`])).toBe(1);

@@ -22,22 +22,38 @@ export async function overviewStats(days = 30) {
        WHERE ${TURN_TIME_UTC} >= date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => $1::int - 1) GROUP BY 1 ORDER BY 1`,
       days,
     ),
-    db().$queryRawUnsafe<{ bucket: number; turns: bigint }[]>(`SELECT least(floor(normalized_total * 10), 9)::int AS bucket, count(*) AS turns FROM turn_score GROUP BY 1 ORDER BY 1`),
+    db().$queryRawUnsafe<{ bucket: number; turns: bigint }[]>(
+      `SELECT least(floor(normalized_total * 10), 9)::int AS bucket, count(*) AS turns FROM turn_score GROUP BY 1 ORDER BY 1`,
+    ),
     db().$queryRawUnsafe<Record<string, number | bigint>[]>(
       `SELECT count(*) AS turns, ${PRINCIPLES.map((p) => `avg(s.${SCORE_SQL_COLUMN[p]})::float8 AS "${p}"`).join(", ")}
        FROM turn_score s JOIN turn t ON t.id = s.turn_id WHERE coalesce(t.stopped_at, t.started_at) >= now() - interval '7 days'`,
     ),
-    db().$queryRawUnsafe<{ turns: bigint; sessions: bigint }[]>(`SELECT (SELECT count(*) FROM turn_score) AS turns, (SELECT count(*) FROM agent_session) AS sessions`),
+    db().$queryRawUnsafe<{ turns: bigint; sessions: bigint }[]>(
+      `SELECT (SELECT count(*) FROM turn_score) AS turns, (SELECT count(*) FROM agent_session) AS sessions`,
+    ),
   ]);
   const week = averages[0] ?? {};
   const weekTurns = Number(week.turns ?? 0);
   return {
     totals: { turns: Number(counts[0]?.turns ?? 0), sessions: Number(counts[0]?.sessions ?? 0) },
-    trend: trend.map((t) => ({ day: t.day.toISOString().slice(0, 10), turns: Number(t.turns), avgNormalized: Math.round(t.avg * 10_000) / 10_000 })) satisfies TrendPoint[],
-    distribution: Array.from({ length: 10 }, (_, i) => ({ from: i / 10, to: (i + 1) / 10, turns: Number(buckets.find((b) => b.bucket === i)?.turns ?? 0) })) satisfies Bucket[],
+    trend: trend.map((t) => ({
+      day: t.day.toISOString().slice(0, 10),
+      turns: Number(t.turns),
+      avgNormalized: Math.round(t.avg * 10_000) / 10_000,
+    })) satisfies TrendPoint[],
+    distribution: Array.from({ length: 10 }, (_, i) => ({
+      from: i / 10,
+      to: (i + 1) / 10,
+      turns: Number(buckets.find((b) => b.bucket === i)?.turns ?? 0),
+    })) satisfies Bucket[],
     weakest: (weekTurns === 0
       ? []
-      : PRINCIPLES.map((p) => ({ principle: p, average: Math.round(Number(week[p] ?? 1) * 10_000) / 10_000, turns: weekTurns })).sort((a, b) => a.average - b.average)) satisfies PrincipleAverage[],
+      : PRINCIPLES.map((p) => ({
+          principle: p,
+          average: Math.round(Number(week[p] ?? 1) * 10_000) / 10_000,
+          turns: weekTurns,
+        })).sort((a, b) => a.average - b.average)) satisfies PrincipleAverage[],
   };
 }
 

@@ -13,10 +13,20 @@ beforeAll(async () => {
   await ensureConstitution();
   const events = [];
   for (let i = 0; i < 5; i++) {
-    events.push({ type: "UserPromptSubmit", prompt: `turn ${i}`, at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() });
-    events.push({ type: "Stop", response: i % 2 ? "OK" : "A careful, complete answer to the request.", at: new Date(Date.UTC(2026, 0, 1, 0, i, 30)).toISOString() });
+    events.push({
+      type: "UserPromptSubmit",
+      prompt: `turn ${i}`,
+      at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    });
+    events.push({
+      type: "Stop",
+      response: i % 2 ? "OK" : "A careful, complete answer to the request.",
+      at: new Date(Date.UTC(2026, 0, 1, 0, i, 30)).toISOString(),
+    });
   }
-  await ingestEvents(events.map((e) => agentEventSchema.parse({ ...e, id: unique("evt"), session_id: session })));
+  await ingestEvents(
+    events.map((e) => agentEventSchema.parse({ ...e, id: unique("evt"), session_id: session })),
+  );
 });
 afterAll(() => teardown());
 
@@ -25,7 +35,10 @@ describe("listTurns", () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listTurns>> = await listTurns({ sessionId: session }, { cursor: decodeCursor(cursor), limit: 2 });
+      const page: Awaited<ReturnType<typeof listTurns>> = await listTurns(
+        { sessionId: session },
+        { cursor: decodeCursor(cursor), limit: 2 },
+      );
       seen.push(...page.rows.map((r) => r.number));
       cursor = page.next;
     } while (cursor);
@@ -42,7 +55,10 @@ describe("listTurns", () => {
   it("marks overridden turns and keeps their place in the list", async () => {
     const before = await listTurns({ sessionId: session });
     const target = before.rows[2]!;
-    await overrideScore({ turnId: target.id, principle: "tasteful", value: 0.2, reason: "test" }, { id: null, label: "test" });
+    await overrideScore(
+      { turnId: target.id, principle: "tasteful", value: 0.2, reason: "test" },
+      { id: null, label: "test" },
+    );
     const after = await listTurns({ sessionId: session });
     expect(after.rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));
     expect(after.rows[2]).toMatchObject({ overridden: true, scores: { tasteful: 0.2 } });

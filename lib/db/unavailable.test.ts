@@ -15,26 +15,97 @@ const plain = (message: string) => Object.assign(new Error(message), { clientVer
 
 describe("isDatabaseUnavailable", () => {
   it.each([
-    ["server down (model query)", prismaError("P1001", "Can't reach database server at 127.0.0.1:5499", { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 5499 })],
-    ["server down (raw query)", prismaError("P2010", "Raw query failed. Code: `N/A`.", { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 5499 })],
+    [
+      "server down (model query)",
+      prismaError("P1001", "Can't reach database server at 127.0.0.1:5499", {
+        kind: "DatabaseNotReachable",
+        host: "127.0.0.1",
+        port: 5499,
+      }),
+    ],
+    [
+      "server down (raw query)",
+      prismaError("P2010", "Raw query failed. Code: `N/A`.", {
+        kind: "DatabaseNotReachable",
+        host: "127.0.0.1",
+        port: 5499,
+      }),
+    ],
     ["pool exhausted", plain("timeout exceeded when trying to connect")],
-    ["pool exhausted (transaction)", prismaError("P2028", "Transaction API error: Unable to start a transaction in the given time.")],
-    ["too many clients", prismaError("P2010", "Raw query failed. Code: `53300`.", { originalCode: "53300", kind: "TooManyConnections", cause: "sorry, too many clients already" })],
-    ["backend terminated", prismaError("P2010", "Raw query failed. Code: `57P01`.", { originalCode: "57P01", kind: "postgres", code: "57P01", severity: "FATAL" })],
+    [
+      "pool exhausted (transaction)",
+      prismaError(
+        "P2028",
+        "Transaction API error: Unable to start a transaction in the given time.",
+      ),
+    ],
+    [
+      "too many clients",
+      prismaError("P2010", "Raw query failed. Code: `53300`.", {
+        originalCode: "53300",
+        kind: "TooManyConnections",
+        cause: "sorry, too many clients already",
+      }),
+    ],
+    [
+      "backend terminated",
+      prismaError("P2010", "Raw query failed. Code: `57P01`.", {
+        originalCode: "57P01",
+        kind: "postgres",
+        code: "57P01",
+        severity: "FATAL",
+      }),
+    ],
     ["connection lost", plain("Connection terminated unexpectedly")],
-    ["database missing", prismaError("P1003", "Database `x` does not exist", { originalCode: "3D000", kind: "DatabaseDoesNotExist", db: "x" })],
+    [
+      "database missing",
+      prismaError("P1003", "Database `x` does not exist", {
+        originalCode: "3D000",
+        kind: "DatabaseDoesNotExist",
+        db: "x",
+      }),
+    ],
     ["PGlite closed", plain("PGlite is closed")],
-    ["pool timeout (Prisma P2024)", prismaError("P2024", "Timed out fetching a new connection from the connection pool.")],
-    ["socket refused", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5499"), { code: "ECONNREFUSED", syscall: "connect", errno: -111 })],
-    ["wrapped by Better Auth", Object.assign(new Error("Failed to get session"), { name: "APIError", cause: plain("timeout exceeded when trying to connect") })],
+    [
+      "pool timeout (Prisma P2024)",
+      prismaError("P2024", "Timed out fetching a new connection from the connection pool."),
+    ],
+    [
+      "socket refused",
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5499"), {
+        code: "ECONNREFUSED",
+        syscall: "connect",
+        errno: -111,
+      }),
+    ],
+    [
+      "wrapped by Better Auth",
+      Object.assign(new Error("Failed to get session"), {
+        name: "APIError",
+        cause: plain("timeout exceeded when trying to connect"),
+      }),
+    ],
   ])("%s: true", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
   it.each([
-    ["unique violation", prismaError("P2002", "Unique constraint failed", { kind: "UniqueConstraintViolation" })],
-    ["division by zero", prismaError("P2010", "Raw query failed. Code: `22012`.", { originalCode: "22012", kind: "postgres", code: "22012" })],
-    ["expired transaction", prismaError("P2028", "Transaction API error: Transaction already closed.")],
+    [
+      "unique violation",
+      prismaError("P2002", "Unique constraint failed", { kind: "UniqueConstraintViolation" }),
+    ],
+    [
+      "division by zero",
+      prismaError("P2010", "Raw query failed. Code: `22012`.", {
+        originalCode: "22012",
+        kind: "postgres",
+        code: "22012",
+      }),
+    ],
+    [
+      "expired transaction",
+      prismaError("P2028", "Transaction API error: Transaction already closed."),
+    ],
     ["record not found", prismaError("P2025", "No record was found for an update.")],
     ["a bug", new TypeError("Cannot read properties of undefined")],
     ["not an error", "timeout"],

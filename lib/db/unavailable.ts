@@ -50,7 +50,16 @@ const ADAPTER_KINDS = new Set([
 const SQLSTATE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3]|3D000|28000|28P01)$/;
 
 /** Node socket errors on the way to the server. */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+]);
 
 /** Messages of errors that carry no code: pg, pg-pool, Prisma's transaction API and PGlite. */
 const MESSAGES = [
@@ -68,7 +77,9 @@ const MESSAGES = [
 const MAX_DEPTH = 6;
 
 function fieldOf(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === "object" && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 function adapterErrorMatches(adapterError: unknown): boolean {
@@ -82,7 +93,11 @@ function adapterErrorMatches(adapterError: unknown): boolean {
 function matches(error: unknown, depth: number): boolean {
   if (depth > MAX_DEPTH || typeof error !== "object" || error === null) return false;
   const code = fieldOf(error, "code") ?? fieldOf(error, "errorCode");
-  if (typeof code === "string" && (PRISMA_CODES.has(code) || SOCKET_CODES.has(code) || SQLSTATE.test(code))) return true;
+  if (
+    typeof code === "string" &&
+    (PRISMA_CODES.has(code) || SOCKET_CODES.has(code) || SQLSTATE.test(code))
+  )
+    return true;
   const meta = fieldOf(error, "meta");
   if (adapterErrorMatches(fieldOf(meta, "driverAdapterError"))) return true;
   if (fieldOf(error, "name") === "DriverAdapterError" && adapterErrorMatches(error)) return true;

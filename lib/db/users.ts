@@ -15,8 +15,26 @@ export type UserRow = {
   lastSeenAt: Date | null;
 };
 
-function toRow(user: { id: string; email: string; name: string; role: string | null; banned: boolean | null; createdAt: Date }, lastSeenAt: Date | null): UserRow {
-  return { id: user.id, email: user.email, name: user.name, role: (user.role ?? "viewer") as Role, banned: user.banned ?? false, createdAt: user.createdAt, lastSeenAt };
+function toRow(
+  user: {
+    id: string;
+    email: string;
+    name: string;
+    role: string | null;
+    banned: boolean | null;
+    createdAt: Date;
+  },
+  lastSeenAt: Date | null,
+): UserRow {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: (user.role ?? "viewer") as Role,
+    banned: user.banned ?? false,
+    createdAt: user.createdAt,
+    lastSeenAt,
+  };
 }
 
 /** The later of two instants, either of which may be missing. */
@@ -27,16 +45,22 @@ export function latest(a: Date | null | undefined, b: Date | null | undefined): 
 }
 
 /** An admin who can sign in (`banned` is NULL on rows Better Auth made before the admin plugin). */
-const ACTIVE_ADMIN = { role: "admin", OR: [{ banned: false }, { banned: null }] } satisfies Prisma.UserWhereInput;
+const ACTIVE_ADMIN = {
+  role: "admin",
+  OR: [{ banned: false }, { banned: null }],
+} satisfies Prisma.UserWhereInput;
 
-const LAST_ADMIN = "Charter needs at least one active admin: promote or unblock someone else first.";
+const LAST_ADMIN =
+  "Charter needs at least one active admin: promote or unblock someone else first.";
 
 /**
  * The ids of the active admins, with their rows locked, so that two admins demoting
  * or blocking each other at once cannot leave no usable admin.
  */
 async function lockActiveAdmins(tx: Prisma.TransactionClient): Promise<string[]> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "user" WHERE role = 'admin' AND banned IS NOT TRUE FOR UPDATE`;
+  const rows = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT id FROM "user" WHERE role = 'admin' AND banned IS NOT TRUE FOR UPDATE`;
   return rows.map((row) => row.id);
 }
 
@@ -52,12 +76,20 @@ export const users = {
     const [rows, audited] = await Promise.all([
       db().user.findMany({
         orderBy: { createdAt: "asc" },
-        include: { sessions: { select: { updatedAt: true }, orderBy: { updatedAt: "desc" }, take: 1 } },
+        include: {
+          sessions: { select: { updatedAt: true }, orderBy: { updatedAt: "desc" }, take: 1 },
+        },
       }),
-      db().auditLog.groupBy({ by: ["actorId"], _max: { at: true }, where: { actorId: { not: null } } }),
+      db().auditLog.groupBy({
+        by: ["actorId"],
+        _max: { at: true },
+        where: { actorId: { not: null } },
+      }),
     ]);
     const lastAudited = new Map(audited.map((row) => [row.actorId, row._max.at]));
-    return rows.map((row) => toRow(row, latest(row.sessions[0]?.updatedAt, lastAudited.get(row.id))));
+    return rows.map((row) =>
+      toRow(row, latest(row.sessions[0]?.updatedAt, lastAudited.get(row.id))),
+    );
   },
 
   /** Admins who can sign in: blocked admins do not count. */
@@ -70,7 +102,10 @@ export const users = {
    * null when the owner is gone. One indexed read, on every request made with a key.
    */
   async standing(userId: string): Promise<{ role: Role; blocked: boolean } | null> {
-    const row = await db().user.findUnique({ where: { id: userId }, select: { role: true, banned: true } });
+    const row = await db().user.findUnique({
+      where: { id: userId },
+      select: { role: true, banned: true },
+    });
     return row ? { role: asRole(row.role), blocked: row.banned === true } : null;
   },
 
@@ -88,11 +123,18 @@ export const users = {
   async create(input: { email: string; name: string; role: Role }, actor: Actor): Promise<UserRow> {
     const email = input.email.toLowerCase();
     return db().$transaction(async (tx) => {
-      if (await tx.user.findUnique({ where: { email } })) throw new ConflictError(`A user with the e-mail ${email} already exists.`);
+      if (await tx.user.findUnique({ where: { email } }))
+        throw new ConflictError(`A user with the e-mail ${email} already exists.`);
       const row = await tx.user.create({
         data: { id: randomUUID(), email, name: input.name, role: input.role, emailVerified: true },
       });
-      await auditLog.append(tx, { actor, action: "user.create", objectType: "user", objectId: row.id, after: { email, name: input.name, role: input.role } });
+      await auditLog.append(tx, {
+        actor,
+        action: "user.create",
+        objectType: "user",
+        objectId: row.id,
+        after: { email, name: input.name, role: input.role },
+      });
       return toRow(row, null);
     });
   },
@@ -104,9 +146,17 @@ export const users = {
       const user = await tx.user.findUnique({ where: { id: userId } });
       if (!user) throw new NotFoundError(`No user with id ${userId}.`);
       if (user.role === role) return toRow(user, null);
-      if (activeAdmins.includes(userId) && activeAdmins.length <= 1) throw new ConflictError(LAST_ADMIN);
+      if (activeAdmins.includes(userId) && activeAdmins.length <= 1)
+        throw new ConflictError(LAST_ADMIN);
       const row = await tx.user.update({ where: { id: userId }, data: { role } });
-      await auditLog.append(tx, { actor, action: "user.set_role", objectType: "user", objectId: userId, before: { role: user.role }, after: { role } });
+      await auditLog.append(tx, {
+        actor,
+        action: "user.set_role",
+        objectType: "user",
+        objectId: userId,
+        before: { role: user.role },
+        after: { role },
+      });
       return toRow(row, null);
     });
   },
@@ -118,10 +168,21 @@ export const users = {
       const user = await tx.user.findUnique({ where: { id: userId } });
       if (!user) throw new NotFoundError(`No user with id ${userId}.`);
       if (blocked && actor.id === userId) throw new ConflictError("You cannot block yourself.");
-      if (blocked && activeAdmins.includes(userId) && activeAdmins.length <= 1) throw new ConflictError(LAST_ADMIN);
-      const row = await tx.user.update({ where: { id: userId }, data: { banned: blocked, banReason: blocked ? "blocked by an admin" : null } });
+      if (blocked && activeAdmins.includes(userId) && activeAdmins.length <= 1)
+        throw new ConflictError(LAST_ADMIN);
+      const row = await tx.user.update({
+        where: { id: userId },
+        data: { banned: blocked, banReason: blocked ? "blocked by an admin" : null },
+      });
       if (blocked) await tx.session.deleteMany({ where: { userId } });
-      await auditLog.append(tx, { actor, action: blocked ? "user.block" : "user.unblock", objectType: "user", objectId: userId, before: { banned: user.banned ?? false }, after: { banned: blocked } });
+      await auditLog.append(tx, {
+        actor,
+        action: blocked ? "user.block" : "user.unblock",
+        objectType: "user",
+        objectId: userId,
+        before: { banned: user.banned ?? false },
+        after: { banned: blocked },
+      });
       return toRow(row, null);
     });
   },
@@ -129,9 +190,18 @@ export const users = {
   /** Records that `actor` was handed a sign-in link for the user with `email` (valid `ttlSeconds`). */
   async recordSignInLink(email: string, actor: Actor, ttlSeconds: number): Promise<void> {
     await db().$transaction(async (tx) => {
-      const user = await tx.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
+      const user = await tx.user.findUnique({
+        where: { email: email.toLowerCase() },
+        select: { id: true },
+      });
       if (!user) throw new NotFoundError(`No user with the e-mail ${email}.`);
-      await auditLog.append(tx, { actor, action: "user.sign_in_link", objectType: "user", objectId: user.id, after: { email: email.toLowerCase(), validForSeconds: ttlSeconds } });
+      await auditLog.append(tx, {
+        actor,
+        action: "user.sign_in_link",
+        objectType: "user",
+        objectId: user.id,
+        after: { email: email.toLowerCase(), validForSeconds: ttlSeconds },
+      });
     });
   },
 
@@ -139,12 +209,22 @@ export const users = {
    * Records a sign-in (a session made by a sign-in link) or a sign-out, as the person
    * who did it. `where` is the client address the server stamped, when it had one.
    */
-  async recordSession(kind: "sign_in" | "sign_out", userId: string, where: { ip?: string | null }): Promise<void> {
+  async recordSession(
+    kind: "sign_in" | "sign_out",
+    userId: string,
+    where: { ip?: string | null },
+  ): Promise<void> {
     await db().$transaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
       if (!user) return;
       const after = where.ip ? { ip: where.ip } : undefined;
-      await auditLog.append(tx, { actor: { id: userId, label: user.email }, action: `user.${kind}`, objectType: "user", objectId: userId, after });
+      await auditLog.append(tx, {
+        actor: { id: userId, label: user.email },
+        action: `user.${kind}`,
+        objectType: "user",
+        objectId: userId,
+        after,
+      });
     });
   },
 } as const;

@@ -19,7 +19,10 @@ export class StoredVersionInvalidError extends Error {}
  * The parse of stored version `id`, from the on-disk snapshot when this build made one.
  * Keyed by the files' own hash, recomputed here: the stored column is not trusted to name its files.
  */
-export async function parseStoredVersion(id: number, files: ConstitutionFile[]): Promise<ParsedVersion> {
+export async function parseStoredVersion(
+  id: number,
+  files: ConstitutionFile[],
+): Promise<ParsedVersion> {
   const key = contentHash(files);
   const cached = parsedSnapshots.read(key);
   if (cached) return cached;
@@ -27,7 +30,10 @@ export async function parseStoredVersion(id: number, files: ConstitutionFile[]):
   const result = parseStoredConstitution(files);
   // Saved versions were validated; the limits added since (sizes, control characters) do not apply to
   // what is stored, so old versions keep loading. A failure here means the rules changed since.
-  if (!result.ok) throw new StoredVersionInvalidError(`Stored constitution version ${id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`);
+  if (!result.ok)
+    throw new StoredVersionInvalidError(
+      `Stored constitution version ${id} no longer validates:\n${result.issues.map(formatIssue).join("\n")}`,
+    );
   const fresh = { constitution: result.constitution, evals: result.evals };
   parsedSnapshots.write(key, fresh);
   return fresh;

@@ -2,15 +2,35 @@ import { DEFAULT_WEIGHTS, PRINCIPLES, PrincipleScore, type Weights } from "@/lib
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { db } from "./client";
 
-export type WeightSetRow = { id: number; weights: Record<string, number>; authorLabel: string; message: string; createdAt: Date; maxTotal: number };
+export type WeightSetRow = {
+  id: number;
+  weights: Record<string, number>;
+  authorLabel: string;
+  message: string;
+  createdAt: Date;
+  maxTotal: number;
+};
 
 function full(weights: Weights): Record<string, number> {
   return Object.fromEntries(PRINCIPLES.map((p) => [p, weights[p] ?? 1]));
 }
 
-function toRow(row: { id: number; weights: unknown; authorLabel: string; message: string; createdAt: Date }): WeightSetRow {
+function toRow(row: {
+  id: number;
+  weights: unknown;
+  authorLabel: string;
+  message: string;
+  createdAt: Date;
+}): WeightSetRow {
   const weights = row.weights as Record<string, number>;
-  return { id: row.id, weights, authorLabel: row.authorLabel, message: row.message, createdAt: row.createdAt, maxTotal: PrincipleScore.maxTotal(weights) };
+  return {
+    id: row.id,
+    weights,
+    authorLabel: row.authorLabel,
+    message: row.message,
+    createdAt: row.createdAt,
+    maxTotal: PrincipleScore.maxTotal(weights),
+  };
 }
 
 /** Versioned weight sets: the newest is in force; a change queues a recompute of stored totals. */
@@ -21,7 +41,14 @@ export const weightSets = {
     if (latest) return toRow(latest);
     await db().$transaction(async (tx) => {
       await tx.$executeRaw`LOCK TABLE weight_set IN EXCLUSIVE MODE`;
-      if ((await tx.weightSet.count()) === 0) await tx.weightSet.create({ data: { weights: full(DEFAULT_WEIGHTS), authorLabel: SYSTEM_ACTOR.label, message: "Seed 000's default weights" } });
+      if ((await tx.weightSet.count()) === 0)
+        await tx.weightSet.create({
+          data: {
+            weights: full(DEFAULT_WEIGHTS),
+            authorLabel: SYSTEM_ACTOR.label,
+            message: "Seed 000's default weights",
+          },
+        });
     });
     return toRow((await db().weightSet.findFirst({ orderBy: { id: "desc" } }))!);
   },
@@ -36,15 +63,31 @@ export const weightSets = {
   },
 
   /** Saves a new weight set, audits it, and queues the recompute of every stored total, in one transaction. */
-  async save(weights: Weights, message: string, actor: Actor): Promise<{ weightSet: WeightSetRow; jobId: number }> {
+  async save(
+    weights: Weights,
+    message: string,
+    actor: Actor,
+  ): Promise<{ weightSet: WeightSetRow; jobId: number }> {
     const before = await this.current();
     return db().$transaction(async (tx) => {
-      const row = await tx.weightSet.create({ data: { weights: full(weights), authorId: actor.id, authorLabel: actor.label, message } });
+      const row = await tx.weightSet.create({
+        data: { weights: full(weights), authorId: actor.id, authorLabel: actor.label, message },
+      });
       // A newer weight set supersedes queued recomputes for older ones.
-      await tx.recomputeJob.updateMany({ where: { kind: "recompute", status: { in: ["queued", "running"] } }, data: { status: "superseded", finishedAt: new Date() } });
+      await tx.recomputeJob.updateMany({
+        where: { kind: "recompute", status: { in: ["queued", "running"] } },
+        data: { status: "superseded", finishedAt: new Date() },
+      });
       const total = await tx.turnScore.count();
       const job = await tx.recomputeJob.create({ data: { weightSetId: row.id, total } });
-      await auditLog.append(tx, { actor, action: "weights.update", objectType: "weight_set", objectId: String(row.id), before: { id: before.id, weights: before.weights }, after: { id: row.id, weights: row.weights, message } });
+      await auditLog.append(tx, {
+        actor,
+        action: "weights.update",
+        objectType: "weight_set",
+        objectId: String(row.id),
+        before: { id: before.id, weights: before.weights },
+        after: { id: row.id, weights: row.weights, message },
+      });
       return { weightSet: toRow(row), jobId: job.id };
     });
   },

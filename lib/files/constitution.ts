@@ -31,7 +31,8 @@ async function yamlNames(dir: string): Promise<string[]> {
 /** The constitution files of a directory (core.yaml, overlays/*.yaml, eval/*.yaml; other files are ignored) with their sizes. */
 async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]> {
   const paths = [CORE_FILE];
-  for (const folder of [OVERLAYS_DIR, EVAL_DIR]) paths.push(...(await yamlNames(path.join(dir, folder))).map((name) => `${folder}/${name}`));
+  for (const folder of [OVERLAYS_DIR, EVAL_DIR])
+    paths.push(...(await yamlNames(path.join(dir, folder))).map((name) => `${folder}/${name}`));
   const listed: { path: string; bytes: number }[] = [];
   for (const p of paths) {
     try {
@@ -49,7 +50,9 @@ async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]
  * it is parsed: files over the size limits are not read at all, and a file that is not
  * UTF-8 is an issue naming its first bad byte, never text with replacement characters.
  */
-export async function readConstitutionDir(dir: string): Promise<{ files: ConstitutionFile[]; issues: ConstitutionIssue[] }> {
+export async function readConstitutionDir(
+  dir: string,
+): Promise<{ files: ConstitutionFile[]; issues: ConstitutionIssue[] }> {
   const listed = await listFiles(dir);
   const tooLarge = sizeIssues(listed);
   if (tooLarge.length) return { files: [], issues: tooLarge };
@@ -66,19 +69,28 @@ export async function readConstitutionDir(dir: string): Promise<{ files: Constit
 /** Reads the files of a constitution directory that is known to be readable (the shipped one); throws when it is not. */
 export async function readConstitutionFiles(dir: string): Promise<ConstitutionFile[]> {
   const { files, issues } = await readConstitutionDir(dir);
-  if (issues.length) throw new Error(`${dir} cannot be read as a constitution:\n${issues.map(formatIssue).join("\n")}`);
+  if (issues.length)
+    throw new Error(
+      `${dir} cannot be read as a constitution:\n${issues.map(formatIssue).join("\n")}`,
+    );
   return files;
 }
 
 /** Loads and validates a constitution directory: a whole constitution or every issue (unreadable files first, alone). */
-export async function loadConstitution(dir: string): Promise<ParseResult & { files: ConstitutionFile[] }> {
+export async function loadConstitution(
+  dir: string,
+): Promise<ParseResult & { files: ConstitutionFile[] }> {
   const { files, issues } = await readConstitutionDir(dir);
   if (issues.length) return { ok: false, issues, files };
   return { ...parseConstitution(files), files };
 }
 
 /** Writes a constitution to a directory as YAML files that validate and round-trip, with its eval files as they are. */
-export async function writeConstitution(dir: string, constitution: Constitution, evalFiles: readonly ConstitutionFile[] = []): Promise<string[]> {
+export async function writeConstitution(
+  dir: string,
+  constitution: Constitution,
+  evalFiles: readonly ConstitutionFile[] = [],
+): Promise<string[]> {
   const files = [...serializeConstitution(constitution), ...evalFiles];
   await mkdir(path.join(dir, OVERLAYS_DIR), { recursive: true });
   if (evalFiles.length) await mkdir(path.join(dir, EVAL_DIR), { recursive: true });

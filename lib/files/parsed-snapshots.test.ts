@@ -6,7 +6,10 @@ import { resetEnv } from "@/lib/env";
 import type { ParsedVersion } from "./parsed-snapshots";
 
 const HASH = "a".repeat(64);
-const parsed = { constitution: { core: [], overlays: {} }, evals: { cases: [] } } as unknown as ParsedVersion;
+const parsed = {
+  constitution: { core: [], overlays: {} },
+  evals: { cases: [] },
+} as unknown as ParsedVersion;
 
 async function load(build: string | undefined) {
   vi.resetModules();
@@ -45,7 +48,10 @@ describe("parsed constitution snapshots", () => {
     const file = path.join(cache, "charter", "constitution", `${HASH}-build-1.json`);
     writeFileSync(file, "{not json");
     expect(snapshots.read(HASH)).toBeNull();
-    writeFileSync(file, JSON.stringify({ contentHash: "c".repeat(64), build: "build-1", ...parsed }));
+    writeFileSync(
+      file,
+      JSON.stringify({ contentHash: "c".repeat(64), build: "build-1", ...parsed }),
+    );
     expect(snapshots.read(HASH)).toBeNull();
     expect(snapshots.read("../../etc/passwd")).toBeNull();
   });

@@ -28,10 +28,15 @@ const KEY = /^(row-)?[0-9a-f]{64}$/;
 
 /** The per-user cache directory (never a shared temporary directory: a planted file would be served). */
 function snapshotDir(): string {
-  return path.join(env().XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "charter", "constitution");
+  return path.join(
+    env().XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
+    "charter",
+    "constitution",
+  );
 }
 
-const fileFor = (contentHash: string, build: string) => path.join(snapshotDir(), `${contentHash}-${build}.json`);
+const fileFor = (contentHash: string, build: string) =>
+  path.join(snapshotDir(), `${contentHash}-${build}.json`);
 
 export const parsedSnapshots = {
   /** The parse of the version with this key (KEY), as this build made it, or null. */
@@ -53,7 +58,11 @@ export const parsedSnapshots = {
       mkdirSync(snapshotDir(), { recursive: true, mode: 0o700 });
       const file = fileFor(contentHash, BUILD);
       const staging = `${file}.${process.pid}.tmp`;
-      writeFileSync(staging, JSON.stringify({ contentHash, build: BUILD, ...parsed } satisfies Snapshot), { mode: 0o600 });
+      writeFileSync(
+        staging,
+        JSON.stringify({ contentHash, build: BUILD, ...parsed } satisfies Snapshot),
+        { mode: 0o600 },
+      );
       renameSync(staging, file);
     } catch {
       // A read-only home or a full disk costs the next command a parse, nothing more.

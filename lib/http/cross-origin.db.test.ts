@@ -22,7 +22,12 @@ beforeAll(async () => {
   const email = `${unique("csrf")}@example.com`;
   const { id } = await upsertAdmin(email, "CSRF test admin");
   cookie = await sessionCookie(email);
-  apiKey = (await apiKeys.create({ name: unique("csrf-key"), scopes: ["ingest"], ownerId: id }, SYSTEM_ACTOR)).key;
+  apiKey = (
+    await apiKeys.create(
+      { name: unique("csrf-key"), scopes: ["ingest"], ownerId: id },
+      SYSTEM_ACTOR,
+    )
+  ).key;
 });
 afterAll(() => teardown());
 
@@ -31,11 +36,32 @@ const OWN = new URL(baseUrl());
 const FOREIGN = `${OWN.protocol}//${OWN.hostname}:${Number(OWN.port || 80) + 1}`;
 const context = { params: Promise.resolve({}) };
 
-function post(session: string, headers: Record<string, string>): { send: () => Promise<Response>; sessionId: string } {
+function post(
+  session: string,
+  headers: Record<string, string>,
+): { send: () => Promise<Response>; sessionId: string } {
   const sessionId = unique("csrf-session");
   // Bytes, not a string: fetch would add Content-Type text/plain to a string body.
-  const body = new TextEncoder().encode(JSON.stringify({ type: "UserPromptSubmit", id: unique("evt"), session_id: sessionId, prompt: "forged?" }));
-  return { sessionId, send: () => POST(new Request(`${OWN.origin}/api/v1/events`, { method: "POST", body, headers: { host: OWN.host, ...(session ? { cookie: session } : {}), ...headers } }), context) };
+  const body = new TextEncoder().encode(
+    JSON.stringify({
+      type: "UserPromptSubmit",
+      id: unique("evt"),
+      session_id: sessionId,
+      prompt: "forged?",
+    }),
+  );
+  return {
+    sessionId,
+    send: () =>
+      POST(
+        new Request(`${OWN.origin}/api/v1/events`, {
+          method: "POST",
+          body,
+          headers: { host: OWN.host, ...(session ? { cookie: session } : {}), ...headers },
+        }),
+        context,
+      ),
+  };
 }
 
 async function stored(sessionId: string): Promise<number> {
@@ -44,13 +70,33 @@ async function stored(sessionId: string): Promise<number> {
 
 describe("POST /api/v1/events with a session cookie", () => {
   it.each([
-    ["a foreign Origin", { origin: FOREIGN, "content-type": "application/json" }, `this request came from ${FOREIGN}`],
+    [
+      "a foreign Origin",
+      { origin: FOREIGN, "content-type": "application/json" },
+      `this request came from ${FOREIGN}`,
+    ],
     ["Origin: null", { origin: "null", "content-type": "application/json" }, "opaque origin"],
-    ["a text/plain body from the same origin", { origin: OWN.origin, "content-type": "text/plain" }, "this request sent text/plain"],
+    [
+      "a text/plain body from the same origin",
+      { origin: OWN.origin, "content-type": "text/plain" },
+      "this request sent text/plain",
+    ],
     ["no Content-Type from the same origin", { origin: OWN.origin }, "no Content-Type"],
-    ["Sec-Fetch-Site: same-site and no Origin", { "sec-fetch-site": "same-site", "content-type": "application/json" }, "Sec-Fetch-Site: same-site"],
-    ["a foreign Referer and no Origin", { referer: `${FOREIGN}/attack.html`, "content-type": "application/json" }, "this request came from"],
-    ["no Origin, Sec-Fetch-Site or Referer", { "content-type": "application/json" }, "names no Origin"],
+    [
+      "Sec-Fetch-Site: same-site and no Origin",
+      { "sec-fetch-site": "same-site", "content-type": "application/json" },
+      "Sec-Fetch-Site: same-site",
+    ],
+    [
+      "a foreign Referer and no Origin",
+      { referer: `${FOREIGN}/attack.html`, "content-type": "application/json" },
+      "this request came from",
+    ],
+    [
+      "no Origin, Sec-Fetch-Site or Referer",
+      { "content-type": "application/json" },
+      "names no Origin",
+    ],
   ])("refuses %s with 403 and stores nothing", async (_, headers, reason) => {
     const { send, sessionId } = post(cookie, headers);
     const res = await send();
@@ -65,8 +111,14 @@ describe("POST /api/v1/events with a session cookie", () => {
 
   it.each([
     ["its own Origin", { origin: OWN.origin, "content-type": "application/json; charset=utf-8" }],
-    ["Sec-Fetch-Site: same-origin and no Origin", { "sec-fetch-site": "same-origin", "content-type": "application/json" }],
-    ["its own Referer and no Origin", { referer: `${OWN.origin}/turns`, "content-type": "application/json" }],
+    [
+      "Sec-Fetch-Site: same-origin and no Origin",
+      { "sec-fetch-site": "same-origin", "content-type": "application/json" },
+    ],
+    [
+      "its own Referer and no Origin",
+      { referer: `${OWN.origin}/turns`, "content-type": "application/json" },
+    ],
   ])("accepts JSON from %s", async (_, headers) => {
     const { send, sessionId } = post(cookie, headers);
     const res = await send();
@@ -77,7 +129,11 @@ describe("POST /api/v1/events with a session cookie", () => {
 
 describe("POST /api/v1/events with an API key", () => {
   it("is not concerned by the Origin rule: an agent's key works from anywhere, even beside a cookie", async () => {
-    const { send, sessionId } = post(cookie, { origin: FOREIGN, "content-type": "application/json", "x-api-key": apiKey });
+    const { send, sessionId } = post(cookie, {
+      origin: FOREIGN,
+      "content-type": "application/json",
+      "x-api-key": apiKey,
+    });
     expect((await send()).status).toBe(200);
     expect(await stored(sessionId)).toBe(1);
   });

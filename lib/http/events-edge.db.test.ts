@@ -8,7 +8,13 @@ import { setupTestDatabase, unique } from "@/test/db";
 // The caller is not what these tests are about: every request comes with an ingest key.
 vi.mock("@/lib/auth/caller", async (original) => ({
   ...(await original<typeof import("@/lib/auth/caller")>()),
-  resolveCaller: async () => ({ kind: "api_key", keyId: "edge-test", name: "edge-test", ownerId: "edge-test", scopes: ["ingest", "read"] }),
+  resolveCaller: async () => ({
+    kind: "api_key",
+    keyId: "edge-test",
+    name: "edge-test",
+    ownerId: "edge-test",
+    scopes: ["ingest", "read"],
+  }),
 }));
 
 let teardown: () => Promise<void>;
@@ -22,29 +28,50 @@ const URL_ = "http://127.0.0.1/api/v1/events";
 const context = { params: Promise.resolve({}) };
 
 function post(body: BodyInit, headers: Record<string, string> = {}): Promise<Response> {
-  return POST(new Request(URL_, { method: "POST", body, headers: { "content-type": "application/json", ...headers }, duplex: "half" } as RequestInit), context);
+  return POST(
+    new Request(URL_, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", ...headers },
+      duplex: "half",
+    } as RequestInit),
+    context,
+  );
 }
 const postJson = (value: unknown) => post(JSON.stringify(value));
 
 /** JSON text of `{"a": {"a": … "bottom"}}` `depth` levels deep, built as text (JSON.stringify recurses). */
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}"bottom"${"}".repeat(depth)}`;
 /** JSON text of an event with `json` spliced in as the value of `field`. */
-const withJson = (event: Record<string, unknown>, field: string, json: string) => JSON.stringify(event).replace(/}$/, `,"${field}":${json}}`);
+const withJson = (event: Record<string, unknown>, field: string, json: string) =>
+  JSON.stringify(event).replace(/}$/, `,"${field}":${json}}`);
 
-type ErrorBody = { error: { code: string; message: string; details?: { path: string; message: string }[] } };
+type ErrorBody = {
+  error: { code: string; message: string; details?: { path: string; message: string }[] };
+};
 
 describe("POST /api/v1/events: text is normalized at the edge", () => {
   it("stores a Write of binary content, NULs and lone surrogates in values and keys replaced by U+FFFD", async () => {
     const session = unique("edge-nul");
     const res = await postJson({
       events: [
-        { type: "UserPromptSubmit", id: unique("evt"), session_id: session, prompt: "write\u0000it \ud83d", cwd: "/repo\u0000x" },
+        {
+          type: "UserPromptSubmit",
+          id: unique("evt"),
+          session_id: session,
+          prompt: "write\u0000it \ud83d",
+          cwd: "/repo\u0000x",
+        },
         {
           type: "PostToolUse",
           id: unique("evt"),
           session_id: session,
           tool_name: "Write",
-          tool_input: { file_path: "a.bin", content: "PK\u0003\u0004\u0000\u0000\udc00end", "k\u0000ey": ["\ud800", { "\udfff": 1 }] },
+          tool_input: {
+            file_path: "a.bin",
+            content: "PK\u0003\u0004\u0000\u0000\udc00end",
+            "k\u0000ey": ["\ud800", { "\udfff": 1 }],
+          },
           tool_response: { type: "create", content: "\u0000" },
         },
       ],
@@ -53,68 +80,124 @@ describe("POST /api/v1/events: text is normalized at the edge", () => {
     expect(await res.json()).toMatchObject({ accepted: 2, duplicates: 0 });
     const turn = await db().turn.findFirstOrThrow({ where: { sessionId: session } });
     expect(turn.prompt).toBe("write\uFFFDit \uFFFD");
-    expect((await db().agentSession.findUniqueOrThrow({ where: { id: session } })).cwd).toBe("/repo\uFFFDx");
+    expect((await db().agentSession.findUniqueOrThrow({ where: { id: session } })).cwd).toBe(
+      "/repo\uFFFDx",
+    );
     const tool = await db().toolCall.findFirstOrThrow({ where: { sessionId: session } });
-    expect(tool.input).toEqual({ file_path: "a.bin", content: "PK\u0003\u0004\uFFFD\uFFFD\uFFFDend", "k\uFFFDey": ["\uFFFD", { "\uFFFD": 1 }] });
+    expect(tool.input).toEqual({
+      file_path: "a.bin",
+      content: "PK\u0003\u0004\uFFFD\uFFFD\uFFFDend",
+      "k\uFFFDey": ["\uFFFD", { "\uFFFD": 1 }],
+    });
     expect(tool.output).toBe('{"type":"create","content":"\uFFFD"}');
   });
 
   it("keeps a well-formed surrogate pair and stores a NUL in the session id as U+FFFD", async () => {
     const session = `${unique("edge-id")}\u0000`;
-    const res = await postJson({ type: "UserPromptSubmit", id: unique("evt"), session_id: session, prompt: "emoji 😀 stays" });
+    const res = await postJson({
+      type: "UserPromptSubmit",
+      id: unique("evt"),
+      session_id: session,
+      prompt: "emoji 😀 stays",
+    });
     expect(res.status).toBe(200);
-    const stored = await db().turn.findFirstOrThrow({ where: { sessionId: session.replace("\u0000", "\uFFFD") } });
+    const stored = await db().turn.findFirstOrThrow({
+      where: { sessionId: session.replace("\u0000", "\uFFFD") },
+    });
     expect(stored.prompt).toBe("emoji 😀 stays");
   });
 
   it("reads bytes that are not UTF-8 as U+FFFD", async () => {
     const session = unique("edge-utf8");
-    const json = Buffer.from(JSON.stringify({ type: "UserPromptSubmit", id: unique("evt"), session_id: session, prompt: "bad:XY" }));
+    const json = Buffer.from(
+      JSON.stringify({
+        type: "UserPromptSubmit",
+        id: unique("evt"),
+        session_id: session,
+        prompt: "bad:XY",
+      }),
+    );
     const at = json.indexOf("XY");
     json[at] = 0xff;
     json[at + 1] = 0xc3;
     const res = await post(json);
     expect(res.status).toBe(200);
-    expect((await db().turn.findFirstOrThrow({ where: { sessionId: session } })).prompt).toBe("bad:\uFFFD\uFFFD");
+    expect((await db().turn.findFirstOrThrow({ where: { sessionId: session } })).prompt).toBe(
+      "bad:\uFFFD\uFFFD",
+    );
   });
 });
 
 describe("POST /api/v1/events: dates and depth are bounded", () => {
-  it.each([
-    ["0000-01-01T00:00:00Z"],
-    ["1999-12-31T23:59:59.999Z"],
-    ["9999-12-31T23:59:59Z"],
-  ])("refuses at=%s with 422 naming the field", async (at) => {
-    const res = await postJson({ events: [{ type: "Stop", id: unique("evt"), session_id: unique("edge-at"), at }] });
-    expect(res.status).toBe(422);
-    expect(((await res.json()) as ErrorBody).error.details).toEqual([{ path: "events.0.at", message: "must be from 2000-01-01T00:00:00Z to one day after the server's clock" }]);
-  });
+  it.each([["0000-01-01T00:00:00Z"], ["1999-12-31T23:59:59.999Z"], ["9999-12-31T23:59:59Z"]])(
+    "refuses at=%s with 422 naming the field",
+    async (at) => {
+      const res = await postJson({
+        events: [{ type: "Stop", id: unique("evt"), session_id: unique("edge-at"), at }],
+      });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as ErrorBody).error.details).toEqual([
+        {
+          path: "events.0.at",
+          message: "must be from 2000-01-01T00:00:00Z to one day after the server's clock",
+        },
+      ]);
+    },
+  );
 
   it("stores an in-bounds at with an offset in UTC", async () => {
     const session = unique("edge-at");
-    const res = await postJson({ type: "UserPromptSubmit", id: unique("evt"), session_id: session, prompt: "hi", at: "2024-02-29T10:00:00.5+05:30" });
+    const res = await postJson({
+      type: "UserPromptSubmit",
+      id: unique("evt"),
+      session_id: session,
+      prompt: "hi",
+      at: "2024-02-29T10:00:00.5+05:30",
+    });
     expect(res.status).toBe(200);
-    expect((await db().agentSession.findUniqueOrThrow({ where: { id: session } })).startedAt.toISOString()).toBe("2024-02-29T04:30:00.500Z");
+    expect(
+      (
+        await db().agentSession.findUniqueOrThrow({ where: { id: session } })
+      ).startedAt.toISOString(),
+    ).toBe("2024-02-29T04:30:00.500Z");
   });
 
   it("refuses a tool_input nested 5,000 deep with 422 naming the event and field", async () => {
     const session = unique("edge-deep");
-    const prompt = JSON.stringify({ type: "UserPromptSubmit", id: unique("evt"), session_id: session, prompt: "go" });
-    const tool = withJson({ type: "PostToolUse", id: unique("evt"), session_id: session, tool_name: "Bash" }, "tool_input", nested(5000));
+    const prompt = JSON.stringify({
+      type: "UserPromptSubmit",
+      id: unique("evt"),
+      session_id: session,
+      prompt: "go",
+    });
+    const tool = withJson(
+      { type: "PostToolUse", id: unique("evt"), session_id: session, tool_name: "Bash" },
+      "tool_input",
+      nested(5000),
+    );
     const res = await post(`{"events":[${prompt},${tool}]}`);
     expect(res.status).toBe(422);
-    expect(((await res.json()) as ErrorBody).error.details).toEqual([{ path: "events.1.tool_input", message: "nested deeper than 64 levels" }]);
+    expect(((await res.json()) as ErrorBody).error.details).toEqual([
+      { path: "events.1.tool_input", message: "nested deeper than 64 levels" },
+    ]);
     expect(await db().agentSession.count({ where: { id: session } })).toBe(0);
   });
 
   it("takes a tool_response nested exactly MAX_JSON_DEPTH deep, and refuses one level more", async () => {
     const session = unique("edge-depth");
-    const event = () => ({ type: "PostToolUse", id: unique("evt"), session_id: session, tool_name: "Bash" });
+    const event = () => ({
+      type: "PostToolUse",
+      id: unique("evt"),
+      session_id: session,
+      tool_name: "Bash",
+    });
     const ok = await post(withJson(event(), "tool_response", nested(MAX_JSON_DEPTH)));
     expect(ok.status).toBe(200);
     const over = await post(withJson(event(), "tool_response", `[${nested(MAX_JSON_DEPTH)}]`));
     expect(over.status).toBe(422);
-    expect(((await over.json()) as ErrorBody).error.details).toEqual([{ path: "tool_response", message: "nested deeper than 64 levels" }]);
+    expect(((await over.json()) as ErrorBody).error.details).toEqual([
+      { path: "tool_response", message: "nested deeper than 64 levels" },
+    ]);
   });
 });
 
@@ -123,7 +206,10 @@ describe("POST /api/v1/events: the body is bounded while it is read", () => {
     const res = await post("{}", { "content-length": String(MAX_EVENTS_BODY_BYTES + 1) });
     expect(res.status).toBe(413);
     expect(res.headers.get("connection")).toBe("close");
-    expect(((await res.json()) as ErrorBody).error).toEqual({ code: "payload_too_large", message: `The request is ${MAX_EVENTS_BODY_BYTES + 1} bytes; the limit is ${MAX_EVENTS_BODY_BYTES}.` });
+    expect(((await res.json()) as ErrorBody).error).toEqual({
+      code: "payload_too_large",
+      message: `The request is ${MAX_EVENTS_BODY_BYTES + 1} bytes; the limit is ${MAX_EVENTS_BODY_BYTES}.`,
+    });
   });
 
   it("stops reading a chunked body as soon as it passes the limit", async () => {
@@ -138,7 +224,9 @@ describe("POST /api/v1/events: the body is bounded while it is read", () => {
     const res = await post(body as unknown as BodyInit);
     expect(res.status).toBe(413);
     expect(res.headers.get("connection")).toBe("close");
-    expect(((await res.json()) as ErrorBody).error.message).toBe(`The request is over the limit of ${MAX_EVENTS_BODY_BYTES} bytes.`);
+    expect(((await res.json()) as ErrorBody).error.message).toBe(
+      `The request is over the limit of ${MAX_EVENTS_BODY_BYTES} bytes.`,
+    );
     // The stream is endless: reading stopped within a few chunks of the limit, and stays stopped.
     const atAnswer = pulled;
     expect(atAnswer).toBeLessThanOrEqual(MAX_EVENTS_BODY_BYTES + 4 * chunk.byteLength);
@@ -150,7 +238,9 @@ describe("POST /api/v1/events: the body is bounded while it is read", () => {
     const res = await post(`[${"0,".repeat(MAX_EVENTS_BODY_TOKENS)}0]`);
     expect(res.status).toBe(413);
     expect(res.headers.get("connection")).toBe("close");
-    expect(((await res.json()) as ErrorBody).error.message).toBe(`The request holds more than ${MAX_EVENTS_BODY_TOKENS} JSON values and keys; send fewer events per request.`);
+    expect(((await res.json()) as ErrorBody).error.message).toBe(
+      `The request holds more than ${MAX_EVENTS_BODY_TOKENS} JSON values and keys; send fewer events per request.`,
+    );
   });
 
   it.each([
@@ -168,8 +258,22 @@ describe("POST /api/v1/events: the body is bounded while it is read", () => {
 describe("POST /api/v1/events: errors name the field at fault", () => {
   it.each([
     ["one event without session_id", { type: "Stop", id: "evt-12345678" }, "session_id"],
-    ["one event of an unknown type", { type: "PreToolUse", id: "evt-12345678", session_id: "s" }, "type"],
-    ["a batch with a wrong type in its third event", { events: [{ type: "Stop", id: "evt-1-12345678", session_id: "s" }, { type: "Stop", id: "evt-2-12345678", session_id: "s" }, { type: "Stop", id: "evt-3-12345678", session_id: 7 }] }, "events.2.session_id"],
+    [
+      "one event of an unknown type",
+      { type: "PreToolUse", id: "evt-12345678", session_id: "s" },
+      "type",
+    ],
+    [
+      "a batch with a wrong type in its third event",
+      {
+        events: [
+          { type: "Stop", id: "evt-1-12345678", session_id: "s" },
+          { type: "Stop", id: "evt-2-12345678", session_id: "s" },
+          { type: "Stop", id: "evt-3-12345678", session_id: 7 },
+        ],
+      },
+      "events.2.session_id",
+    ],
     ["a batch with an extra key", { events: [], extra: 1 }, "(root)"],
   ])("%s", async (_name, body, path) => {
     const res = await postJson(body);

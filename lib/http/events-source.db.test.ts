@@ -16,15 +16,35 @@ beforeAll(async () => {
   resetEnv();
   ({ teardown } = await setupTestDatabase());
   await ensureConstitution();
-  const owner = await users.create({ email: `${unique("source")}@example.test`, name: "Owner", role: "editor" }, SYSTEM_ACTOR);
-  key = (await apiKeys.create({ name: unique("source-key"), scopes: ["ingest"], ownerId: owner.id }, SYSTEM_ACTOR)).key;
+  const owner = await users.create(
+    { email: `${unique("source")}@example.test`, name: "Owner", role: "editor" },
+    SYSTEM_ACTOR,
+  );
+  key = (
+    await apiKeys.create(
+      { name: unique("source-key"), scopes: ["ingest"], ownerId: owner.id },
+      SYSTEM_ACTOR,
+    )
+  ).key;
 });
 afterAll(() => teardown());
 
 async function send(headers: Record<string, string>): Promise<string> {
   const sessionId = unique("source-session");
-  const body = JSON.stringify({ type: "UserPromptSubmit", id: unique("evt"), session_id: sessionId, prompt: "where from?" });
-  const res = await POST(new Request(`${baseUrl()}/api/v1/events`, { method: "POST", body, headers: { "content-type": "application/json", "x-api-key": key, ...headers } }), { params: Promise.resolve({}) });
+  const body = JSON.stringify({
+    type: "UserPromptSubmit",
+    id: unique("evt"),
+    session_id: sessionId,
+    prompt: "where from?",
+  });
+  const res = await POST(
+    new Request(`${baseUrl()}/api/v1/events`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", "x-api-key": key, ...headers },
+    }),
+    { params: Promise.resolve({}) },
+  );
   expect(res.status).toBe(200);
   return (await db().agentSession.findUniqueOrThrow({ where: { id: sessionId } })).source;
 }

@@ -24,7 +24,8 @@ describe("JsonTokenCounter", () => {
   it("counts the same however the text is split into chunks", () => {
     const json = JSON.stringify({ a: ['x\\",[', { "k\\": ["\\\\", 1, 2] }], b: '"{"' });
     const whole = count(json);
-    for (let at = 0; at <= json.length; at++) expect(count(json.slice(0, at), json.slice(at))).toBe(whole);
+    for (let at = 0; at <= json.length; at++)
+      expect(count(json.slice(0, at), json.slice(at))).toBe(whole);
     expect(count(...json.split(""))).toBe(whole);
   });
 });

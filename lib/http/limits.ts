@@ -66,7 +66,8 @@ function refused(message: string): { refused: Response } {
  */
 export async function readJsonBody(req: Request, limits: BodyLimits): Promise<JsonBody> {
   const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > limits.bytes) return refused(`The request is ${declared} bytes; the limit is ${limits.bytes}.`);
+  if (declared > limits.bytes)
+    return refused(`The request is ${declared} bytes; the limit is ${limits.bytes}.`);
   const decoder = new TextDecoder();
   const tokens = new JsonTokenCounter();
   const parts: string[] = [];
@@ -77,8 +78,12 @@ export async function readJsonBody(req: Request, limits: BodyLimits): Promise<Js
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > limits.bytes) return refused(`The request is over the limit of ${limits.bytes} bytes.`);
-      if (tokens.add(value) > limits.tokens) return refused(`The request holds more than ${limits.tokens} JSON values and keys; send fewer events per request.`);
+      if (size > limits.bytes)
+        return refused(`The request is over the limit of ${limits.bytes} bytes.`);
+      if (tokens.add(value) > limits.tokens)
+        return refused(
+          `The request holds more than ${limits.tokens} JSON values and keys; send fewer events per request.`,
+        );
       parts.push(decoder.decode(value, { stream: true }));
     }
   }

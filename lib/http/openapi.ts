@@ -1,17 +1,32 @@
 import { z } from "zod";
-import { BadRequestError, ForbiddenError, PayloadTooLargeError, ServiceUnavailableError, UnauthorizedError, ValidationError, type AppError } from "@/lib/errors";
+import {
+  BadRequestError,
+  ForbiddenError,
+  PayloadTooLargeError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  ValidationError,
+  type AppError,
+} from "@/lib/errors";
 import { eventsRequestSchema, eventsResponseSchema, MAX_BATCH } from "@/lib/schemas/events";
 import { turnFiltersSchema } from "@/lib/schemas/turns";
 import { VERSION } from "@/lib/version";
 
-const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
+const errorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
 
 function jsonSchema(schema: z.ZodType) {
   return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
 }
 
 function json(schema: z.ZodType | undefined, example?: unknown) {
-  return { "application/json": { ...(schema ? { schema: jsonSchema(schema) } : {}), ...(example === undefined ? {} : { example }) } };
+  return {
+    "application/json": {
+      ...(schema ? { schema: jsonSchema(schema) } : {}),
+      ...(example === undefined ? {} : { example }),
+    },
+  };
 }
 
 /** An error answer as the route wrapper sends it (lib/http/route.ts, errorResponse): the example is the error class's own JSON. */
@@ -22,12 +37,23 @@ function error(description: string, example: AppError) {
 /** Answers every route behind `route()` with an access rule can give: no caller, a caller without the right, no database. */
 const AUTH_ERRORS = {
   "401": error("No valid API key or session.", new UnauthorizedError()),
-  "403": error("The key lacks the `read` scope, or the key's owner is no longer allowed to read.", new ForbiddenError("This API key lacks the scope this route needs (read).")),
+  "403": error(
+    "The key lacks the `read` scope, or the key's owner is no longer allowed to read.",
+    new ForbiddenError("This API key lacks the scope this route needs (read)."),
+  ),
 };
 const UNAVAILABLE = {
   "503": {
-    ...error("The database cannot be reached or has no free connection. Ask again after `Retry-After` seconds.", new ServiceUnavailableError()),
-    headers: { "Retry-After": { description: "Seconds to wait before sending again.", schema: { type: "integer" } } },
+    ...error(
+      "The database cannot be reached or has no free connection. Ask again after `Retry-After` seconds.",
+      new ServiceUnavailableError(),
+    ),
+    headers: {
+      "Retry-After": {
+        description: "Seconds to wait before sending again.",
+        schema: { type: "integer" },
+      },
+    },
   },
 };
 
@@ -40,11 +66,24 @@ const TURN_PARAMETER_TEXT: Record<string, string> = {
 };
 
 function turnParameters() {
-  const { properties } = jsonSchema(turnFiltersSchema) as { properties: Record<string, { description?: string }> };
-  return Object.entries(properties).map(([name, schema]) => ({ name, in: "query", required: false, description: schema.description ?? TURN_PARAMETER_TEXT[name], schema }));
+  const { properties } = jsonSchema(turnFiltersSchema) as {
+    properties: Record<string, { description?: string }>;
+  };
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: "query",
+    required: false,
+    description: schema.description ?? TURN_PARAMETER_TEXT[name],
+    schema,
+  }));
 }
 
-const EXAMPLE_EVENT = { id: "evt-0001-example-prompt", type: "UserPromptSubmit", session_id: "example-session-1", prompt: "Add a retry to the upload script" };
+const EXAMPLE_EVENT = {
+  id: "evt-0001-example-prompt",
+  type: "UserPromptSubmit",
+  session_id: "example-session-1",
+  prompt: "Add a retry to the upload script",
+};
 
 const EXAMPLE_EVENTS_ANSWER = {
   accepted: 1,
@@ -54,7 +93,9 @@ const EXAMPLE_EVENTS_ANSWER = {
       id: "evt-0001-example-prompt",
       status: "accepted",
       turn: 1,
-      principles: [{ id: "composable", title: "Composable", level: "soft", priority: 50, confidence: 0.742 }],
+      principles: [
+        { id: "composable", title: "Composable", level: "soft", priority: 50, confidence: 0.742 },
+      ],
       additional_context: "Charter principles for this prompt: ...",
     },
   ],
@@ -71,7 +112,15 @@ const EXAMPLE_TURNS_PAGE = {
       weightedTotal: 6.85,
       maxTotal: 10,
       normalizedTotal: 0.685,
-      scores: { tasteful: 0.7, curated: 0.6, ethical: 1, joy_inducing: 0.5, composable: 0.8, heterarchical: 0.6, generative: 0.55 },
+      scores: {
+        tasteful: 0.7,
+        curated: 0.6,
+        ethical: 1,
+        joy_inducing: 0.5,
+        composable: 0.8,
+        heterarchical: 0.6,
+        generative: 0.55,
+      },
       overridden: false,
     },
   ],
@@ -82,7 +131,10 @@ const healthSchema = z.object({
   status: z.enum(["ok", "degraded", "starting"]),
   db: z.enum(["embedded", "postgres"]),
   version: z.string(),
-  caller: z.object({ kind: z.enum(["user", "api_key"]), name: z.string() }).optional().describe("With `auth=1`: who the credential belongs to."),
+  caller: z
+    .object({ kind: z.enum(["user", "api_key"]), name: z.string() })
+    .optional()
+    .describe("With `auth=1`: who the credential belongs to."),
 });
 
 /**
@@ -94,9 +146,22 @@ const healthSchema = z.object({
 export function openApiDocument(baseUrl: string) {
   return {
     openapi: "3.1.0",
-    info: { title: "Charter API", version: VERSION, description: "Agents report turns; Charter scores them against the constitution." },
+    info: {
+      title: "Charter API",
+      version: VERSION,
+      description: "Agents report turns; Charter scores them against the constitution.",
+    },
     servers: [{ url: baseUrl }],
-    components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Or `Authorization: Bearer <key>`." } } },
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "x-api-key",
+          description: "Or `Authorization: Bearer <key>`.",
+        },
+      },
+    },
     security: [{ apiKey: [] }],
     paths: {
       "/api/v1/events": {
@@ -105,28 +170,55 @@ export function openApiDocument(baseUrl: string) {
           description: `One event, or \`{"events": [...]}\` with up to ${MAX_BATCH}. Idempotent by event \`id\`: a repeated id is reported as a \`duplicate\` and not applied again. A batch with any invalid event is refused whole. Needs an API key with the \`ingest\` scope (or an editor's session).`,
           requestBody: { required: true, content: json(eventsRequestSchema, EXAMPLE_EVENT) },
           responses: {
-            "200": { description: "Applied (or recognised as duplicates).", content: json(eventsResponseSchema, EXAMPLE_EVENTS_ANSWER) },
-            "400": error("The body is not JSON.", new BadRequestError("The request body is not valid JSON.")),
+            "200": {
+              description: "Applied (or recognised as duplicates).",
+              content: json(eventsResponseSchema, EXAMPLE_EVENTS_ANSWER),
+            },
+            "400": error(
+              "The body is not JSON.",
+              new BadRequestError("The request body is not valid JSON."),
+            ),
             ...AUTH_ERRORS,
             "403": error(
               "The key lacks the `ingest` scope, the session's role is below editor, or a signed-in browser sent the request from another site or not as JSON.",
               new ForbiddenError("This API key lacks the scope this route needs (ingest)."),
             ),
-            "413": error("The body is too large (bytes, or JSON values and keys); nothing was applied.", new PayloadTooLargeError("The request is over the limit of 16777216 bytes.")),
-            "422": error("The events are invalid; none was applied. `details` names each problem.", new ValidationError("The events are invalid; none was applied.", [{ path: "events.0.type", message: "Invalid input" }])),
-            "503": { ...UNAVAILABLE["503"], description: "The database cannot be reached or has no free connection; nothing was applied. Send again after `Retry-After` seconds." },
+            "413": error(
+              "The body is too large (bytes, or JSON values and keys); nothing was applied.",
+              new PayloadTooLargeError("The request is over the limit of 16777216 bytes."),
+            ),
+            "422": error(
+              "The events are invalid; none was applied. `details` names each problem.",
+              new ValidationError("The events are invalid; none was applied.", [
+                { path: "events.0.type", message: "Invalid input" },
+              ]),
+            ),
+            "503": {
+              ...UNAVAILABLE["503"],
+              description:
+                "The database cannot be reached or has no free connection; nothing was applied. Send again after `Retry-After` seconds.",
+            },
           },
         },
       },
       "/api/v1/turns": {
         get: {
           summary: "List scored turns",
-          description: "Newest first, 50 a page; pass the previous page's `next` as `cursor` (keyset pagination). Needs the `read` scope.",
+          description:
+            "Newest first, 50 a page; pass the previous page's `next` as `cursor` (keyset pagination). Needs the `read` scope.",
           parameters: turnParameters(),
           responses: {
-            "200": { description: "A page of turns, and the `next` cursor (`null` on the last page).", content: json(undefined, EXAMPLE_TURNS_PAGE) },
+            "200": {
+              description: "A page of turns, and the `next` cursor (`null` on the last page).",
+              content: json(undefined, EXAMPLE_TURNS_PAGE),
+            },
             ...AUTH_ERRORS,
-            "422": error("A query parameter is invalid; `details` names it.", new ValidationError("The query parameters are invalid.", [{ path: "min", message: "Too big: expected number to be <=1" }])),
+            "422": error(
+              "A query parameter is invalid; `details` names it.",
+              new ValidationError("The query parameters are invalid.", [
+                { path: "min", message: "Too big: expected number to be <=1" },
+              ]),
+            ),
             ...UNAVAILABLE,
           },
         },
@@ -134,11 +226,20 @@ export function openApiDocument(baseUrl: string) {
       "/api/v1/recompute": {
         get: {
           summary: "Progress of the newest recompute of stored totals",
-          description: "After the weights change, stored totals are recomputed in the background. Needs the `read` scope.",
+          description:
+            "After the weights change, stored totals are recomputed in the background. Needs the `read` scope.",
           responses: {
             "200": {
               description: "The newest job, or `null` when there has been none.",
-              content: json(undefined, { id: 7, weightSetId: 3, status: "running", total: 1200, done: 450, error: null, finishedAt: null }),
+              content: json(undefined, {
+                id: 7,
+                weightSetId: 3,
+                status: "running",
+                total: 1200,
+                done: 450,
+                error: null,
+                finishedAt: null,
+              }),
             },
             ...AUTH_ERRORS,
             ...UNAVAILABLE,
@@ -149,21 +250,43 @@ export function openApiDocument(baseUrl: string) {
         get: {
           summary: "This document",
           description: "Needs the `read` scope or a session.",
-          responses: { "200": { description: "The OpenAPI 3.1 document." }, ...AUTH_ERRORS, ...UNAVAILABLE },
+          responses: {
+            "200": { description: "The OpenAPI 3.1 document." },
+            ...AUTH_ERRORS,
+            ...UNAVAILABLE,
+          },
         },
       },
       "/api/health": {
         get: {
           summary: "Health",
-          description: "Public. With `auth=1` it also checks the credential sent and says whose it is.",
+          description:
+            "Public. With `auth=1` it also checks the credential sent and says whose it is.",
           security: [],
-          parameters: [{ name: "auth", in: "query", required: false, description: "`1`: demand a session or an API key, and name its owner in `caller`.", schema: { type: "string", enum: ["1"] } }],
+          parameters: [
+            {
+              name: "auth",
+              in: "query",
+              required: false,
+              description: "`1`: demand a session or an API key, and name its owner in `caller`.",
+              schema: { type: "string", enum: ["1"] },
+            },
+          ],
           responses: {
-            "200": { description: "Up.", content: json(healthSchema, { status: "ok", db: "postgres", version: VERSION }) },
+            "200": {
+              description: "Up.",
+              content: json(healthSchema, { status: "ok", db: "postgres", version: VERSION }),
+            },
             "401": error("With `auth=1`: no valid API key or session.", new UnauthorizedError()),
             "503": {
-              description: "Starting (the retrieval index is not built yet) or the database is unreachable. `Retry-After` says when to ask again.",
-              headers: { "Retry-After": { description: "Seconds to wait before asking again.", schema: { type: "integer" } } },
+              description:
+                "Starting (the retrieval index is not built yet) or the database is unreachable. `Retry-After` says when to ask again.",
+              headers: {
+                "Retry-After": {
+                  description: "Seconds to wait before asking again.",
+                  schema: { type: "integer" },
+                },
+              },
               content: json(healthSchema, { status: "degraded", db: "postgres", version: VERSION }),
             },
           },

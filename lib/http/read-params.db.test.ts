@@ -9,14 +9,27 @@ import { getPrinciple, getSession, listSessions } from "@/lib/db/sessions";
 import { encodeCursor, getTurn, listTurns } from "@/lib/db/turns";
 import { NotFoundError } from "@/lib/errors";
 import { auditQuerySchema } from "@/lib/schemas/audit";
-import { BIGINT_MAX, INTEGER_MAX, parseSearchParams, QUERY_DATE_MAX, QUERY_DATE_MIN, QUERY_INSTANT_MAX_MS } from "@/lib/schemas/query";
+import {
+  BIGINT_MAX,
+  INTEGER_MAX,
+  parseSearchParams,
+  QUERY_DATE_MAX,
+  QUERY_DATE_MIN,
+  QUERY_INSTANT_MAX_MS,
+} from "@/lib/schemas/query";
 import { sessionsQuerySchema } from "@/lib/schemas/sessions";
 import { UNSTORABLE_MESSAGE } from "@/lib/schemas/text";
 import { setupTestDatabase } from "@/test/db";
 
 vi.mock("@/lib/auth/caller", async (original) => ({
   ...(await original<typeof import("@/lib/auth/caller")>()),
-  resolveCaller: async () => ({ kind: "api_key", keyId: "read-test", name: "read-test", ownerId: "read-test", scopes: ["read"] }),
+  resolveCaller: async () => ({
+    kind: "api_key",
+    keyId: "read-test",
+    name: "read-test",
+    ownerId: "read-test",
+    scopes: ["read"],
+  }),
 }));
 
 let teardown: () => Promise<void>;
@@ -44,8 +57,16 @@ describe("GET /api/v1/turns refuses bad parameters with 422 naming them", () => 
     ["min=abc", "min", "Invalid input: expected number, received NaN"],
     ["below=2", "below", "Too big: expected number to be <=1"],
     ["cursor=not-a-cursor", "cursor", NOT_A_CURSOR],
-    [`cursor=${cursorOf({ scoredAt: "0000-01-01T00:00:00.000Z", turnId: "t" })}`, "cursor", NOT_A_CURSOR],
-    [`cursor=${cursorOf({ scoredAt: "2026-01-01T00:00:00.000Z", turnId: "t\u0000" })}`, "cursor", NOT_A_CURSOR],
+    [
+      `cursor=${cursorOf({ scoredAt: "0000-01-01T00:00:00.000Z", turnId: "t" })}`,
+      "cursor",
+      NOT_A_CURSOR,
+    ],
+    [
+      `cursor=${cursorOf({ scoredAt: "2026-01-01T00:00:00.000Z", turnId: "t\u0000" })}`,
+      "cursor",
+      NOT_A_CURSOR,
+    ],
     [`cursor=${cursorOf({ scoredAt: "2026-01-01T00:00:00.000Z" })}`, "cursor", NOT_A_CURSOR],
     [`cursor=${"A".repeat(1001)}`, "cursor", "Too big: expected string to have <=1000 characters"],
   ])("%s", async (query, path, message) => {
@@ -55,7 +76,11 @@ describe("GET /api/v1/turns refuses bad parameters with 422 naming them", () => 
   });
 
   it("takes the extreme dates and a well-formed cursor to the database", async () => {
-    for (const query of [`from=${QUERY_DATE_MIN}&to=${QUERY_DATE_MAX}`, `to=${QUERY_DATE_MAX}`, `cursor=${encodeCursor({ scoredAt: "9999-12-31T23:59:59.999Z", turnId: "t" })}`]) {
+    for (const query of [
+      `from=${QUERY_DATE_MIN}&to=${QUERY_DATE_MAX}`,
+      `to=${QUERY_DATE_MAX}`,
+      `cursor=${encodeCursor({ scoredAt: "9999-12-31T23:59:59.999Z", turnId: "t" })}`,
+    ]) {
       const res = await get(query);
       expect(res.status).toBe(200);
       expect(await res.json()).toHaveProperty("rows");
@@ -70,7 +95,10 @@ describe("GET /constitution/history/raw refuses a version no integer column hold
     ["0", "must be at least 1"],
     ["1.5", "must be a whole number"],
   ])("version=%s", async (version, message) => {
-    const res = await getRawFile(new Request(`http://127.0.0.1/constitution/history/raw?version=${version}&path=core.yaml`), context);
+    const res = await getRawFile(
+      new Request(`http://127.0.0.1/constitution/history/raw?version=${version}&path=core.yaml`),
+      context,
+    );
     expect(res.status).toBe(422);
     expect(((await res.json()) as ErrorBody).error.details).toEqual([{ path: "version", message }]);
   });
@@ -78,7 +106,11 @@ describe("GET /constitution/history/raw refuses a version no integer column hold
 
 describe("dashboard pages read their parameters without reaching the database with bad ones", () => {
   it("Turns: reports a year-0 day and a NUL session, and lists with the rest", async () => {
-    const { query, problems } = parseTurnQuery({ from: "0000-01-01", session: "\u0000", min: "0.5" });
+    const { query, problems } = parseTurnQuery({
+      from: "0000-01-01",
+      session: "\u0000",
+      min: "0.5",
+    });
     expect(problems).toEqual([
       { field: "session", message: UNSTORABLE_MESSAGE },
       { field: "from", message: RANGE },
@@ -89,30 +121,51 @@ describe("dashboard pages read their parameters without reaching the database wi
 
   it.each([
     ["0000-01-01T00:00:00Z", RANGE],
-    ["+275760-09-13T00:00:00.000Z", "must be an ISO 8601 time with an offset, e.g. 2026-01-31T12:00:00.000Z"],
+    [
+      "+275760-09-13T00:00:00.000Z",
+      "must be an ISO 8601 time with an offset, e.g. 2026-01-31T12:00:00.000Z",
+    ],
     ["yesterday", "must be an ISO 8601 time with an offset, e.g. 2026-01-31T12:00:00.000Z"],
   ])("Sessions: reports before=%s", (before, message) => {
-    expect(parseSearchParams(sessionsQuerySchema, { before })).toEqual({ query: {}, problems: [{ field: "before", message }] });
+    expect(parseSearchParams(sessionsQuerySchema, { before })).toEqual({
+      query: {},
+      problems: [{ field: "before", message }],
+    });
   });
 
   it("Sessions: lists before the extreme instants", async () => {
-    await expect(listSessions({ before: new Date(QUERY_INSTANT_MAX_MS) })).resolves.toBeInstanceOf(Array);
-    await expect(listSessions({ before: new Date(`${QUERY_DATE_MIN}T00:00:00.000Z`) })).resolves.toEqual([]);
+    await expect(listSessions({ before: new Date(QUERY_INSTANT_MAX_MS) })).resolves.toBeInstanceOf(
+      Array,
+    );
+    await expect(
+      listSessions({ before: new Date(`${QUERY_DATE_MIN}T00:00:00.000Z`) }),
+    ).resolves.toEqual([]);
   });
 
   it.each([
-    [{ before: "99999999999999999999999" }, [{ field: "before", message: "must be a whole number" }]],
+    [
+      { before: "99999999999999999999999" },
+      [{ field: "before", message: "must be a whole number" }],
+    ],
     [{ before: "-1" }, [{ field: "before", message: "must be a whole number" }]],
-    [{ before: (BIGINT_MAX + 1n).toString() }, [{ field: "before", message: `must be at most ${BIGINT_MAX}` }]],
+    [
+      { before: (BIGINT_MAX + 1n).toString() },
+      [{ field: "before", message: `must be at most ${BIGINT_MAX}` }],
+    ],
     [{ type: "user\u0000" }, [{ field: "type", message: UNSTORABLE_MESSAGE }]],
   ])("Audit: reports %j", (params, problems) => {
     expect(parseSearchParams(auditQuerySchema, params)).toEqual({ query: {}, problems });
   });
 
   it("Audit: lists before the largest bigint id", async () => {
-    const { query, problems } = parseSearchParams(auditQuerySchema, { before: BIGINT_MAX.toString(), type: "user" });
+    const { query, problems } = parseSearchParams(auditQuerySchema, {
+      before: BIGINT_MAX.toString(),
+      type: "user",
+    });
     expect(problems).toEqual([]);
-    await expect(auditLog.list({ before: query.before, objectType: query.type, limit: 1 })).resolves.toBeInstanceOf(Array);
+    await expect(
+      auditLog.list({ before: query.before, objectType: query.type, limit: 1 }),
+    ).resolves.toBeInstanceOf(Array);
   });
 
   it("Playbook: searches for a NUL as the U+FFFD it is stored as", async () => {

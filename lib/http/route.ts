@@ -3,13 +3,24 @@ import { z } from "zod";
 import { allows, apiKeyFrom, resolveCaller, type Access, type Caller } from "@/lib/auth/caller";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { baseUrl } from "@/lib/env";
-import { AppError, ForbiddenError, ServiceUnavailableError, UnauthorizedError, UnavailableError, validationErrorFrom } from "@/lib/errors";
+import {
+  AppError,
+  ForbiddenError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  UnavailableError,
+  validationErrorFrom,
+} from "@/lib/errors";
 import { log } from "@/lib/log";
 import { assertSameOriginJson } from "./same-origin";
 import { NO_CONTENT_CSP, servedOverHttps, setSecurityHeaders } from "./security-headers";
 
 type RouteContext<P> = { params: Promise<P> };
-type Handler<P> = (input: { req: Request; caller: Caller | null; params: P }) => Promise<Response | unknown>;
+type Handler<P> = (input: {
+  req: Request;
+  caller: Caller | null;
+  params: P;
+}) => Promise<Response | unknown>;
 
 /**
  * The one wrapper for route handlers: refuses a cookie's cross-origin or non-JSON
@@ -19,10 +30,16 @@ type Handler<P> = (input: { req: Request; caller: Caller | null; params: P }) =>
  * not run for these routes).
  */
 export function route<P = Record<string, never>>(access: Access | "public", handler: Handler<P>) {
-  return async (req: Request, context: RouteContext<P>): Promise<Response> => withSecurityHeaders(await answer(access, handler, req, context), req);
+  return async (req: Request, context: RouteContext<P>): Promise<Response> =>
+    withSecurityHeaders(await answer(access, handler, req, context), req);
 }
 
-async function answer<P>(access: Access | "public", handler: Handler<P>, req: Request, context: RouteContext<P>): Promise<Response> {
+async function answer<P>(
+  access: Access | "public",
+  handler: Handler<P>,
+  req: Request,
+  context: RouteContext<P>,
+): Promise<Response> {
   try {
     let caller: Caller | null = null;
     if (access !== "public") {
@@ -84,10 +101,16 @@ export function errorResponse(error: unknown): Response {
   }
   if (error instanceof AppError) {
     const retryAfter = error instanceof UnavailableError ? error.retryAfterSeconds : undefined;
-    return Response.json(error.toJSON(), { status: error.status, headers: retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) } });
+    return Response.json(error.toJSON(), {
+      status: error.status,
+      headers: retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) },
+    });
   }
   log.error("unhandled error in route", error);
-  return Response.json({ error: { code: "internal", message: "Something went wrong on the server." } }, { status: 500 });
+  return Response.json(
+    { error: { code: "internal", message: "Something went wrong on the server." } },
+    { status: 500 },
+  );
 }
 
 /** Parses a JSON body against a schema, turning malformed JSON and schema failures into 400/422. */

@@ -13,10 +13,14 @@ export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Sent only over https: a browser ignores it over http, and an http-only install must stay reachable. */
-export const HSTS_HEADER = { key: "strict-transport-security", value: "max-age=63072000; includeSubDomains" } as const;
+export const HSTS_HEADER = {
+  key: "strict-transport-security",
+  value: "max-age=63072000; includeSubDomains",
+} as const;
 
 /** For JSON answers and files: nothing may run, load or frame them. */
-export const NO_CONTENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const NO_CONTENT_CSP =
+  "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** The request header carrying the page's nonce to server components (Next reads the nonce from the CSP request header itself). */
 export const NONCE_HEADER = "x-nonce";
@@ -60,7 +64,10 @@ export function servedOverHttps(req: { url: string; headers: Headers }): boolean
 }
 
 /** Sets the security headers on a response's headers; `csp` is the page policy, or the one that allows nothing. */
-export function setSecurityHeaders(headers: Headers, options: { csp: string; https: boolean }): void {
+export function setSecurityHeaders(
+  headers: Headers,
+  options: { csp: string; https: boolean },
+): void {
   for (const [key, value] of Object.entries(BASE_SECURITY_HEADERS)) headers.set(key, value);
   headers.set("content-security-policy", options.csp);
   if (options.https) headers.set(HSTS_HEADER.key, HSTS_HEADER.value);

@@ -31,7 +31,8 @@ async function closedPort(): Promise<number> {
 const onPostgres = inject("pgUrl") !== null;
 
 const context = { params: Promise.resolve({}) };
-const turns = (headers: Record<string, string>) => listTurns(new Request("http://127.0.0.1/api/v1/turns", { headers }), context);
+const turns = (headers: Record<string, string>) =>
+  listTurns(new Request("http://127.0.0.1/api/v1/turns", { headers }), context);
 const countUsers = route("public", async () => ({ users: await db().user.count() }));
 
 beforeAll(async () => {
@@ -40,7 +41,9 @@ beforeAll(async () => {
   ({ target, teardown } = await setupTestDatabase());
   const email = `${unique("unavailable")}@example.test`;
   const id = randomUUID();
-  await db().user.create({ data: { id, email, name: "Reader", role: "viewer", emailVerified: true } });
+  await db().user.create({
+    data: { id, email, name: "Reader", role: "viewer", emailVerified: true },
+  });
   ({ key } = await apiKeys.create({ name: "reader", scopes: ["read"] }, { id, label: email }));
   const revoked = await apiKeys.create({ name: "revoked", scopes: ["read"] }, { id, label: email });
   await apiKeys.revoke(revoked.id, { id, label: email });
@@ -56,7 +59,9 @@ describe("with the database up", () => {
     for (const refused of [`${key}x`, revokedKey]) {
       const res = await turns({ "x-api-key": refused });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: { code: "unauthorized", message: "Sign in or send a valid API key." } });
+      expect(await res.json()).toEqual({
+        error: { code: "unauthorized", message: "Sign in or send a valid API key." },
+      });
     }
   });
 });
@@ -77,14 +82,18 @@ describe.runIf(onPostgres)("with PostgreSQL unreachable", () => {
     const res = await turns(headers());
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("5");
-    expect(await res.json()).toEqual({ error: { code: "unavailable", message: "The database is unavailable; try again shortly." } });
+    expect(await res.json()).toEqual({
+      error: { code: "unavailable", message: "The database is unavailable; try again shortly." },
+    });
   });
 
   it("maps a failure inside a handler to 503 and Retry-After, not 500", async () => {
     const res = await countUsers(new Request("http://127.0.0.1/count"), context);
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("5");
-    expect(await res.json()).toEqual({ error: { code: "unavailable", message: "The database is unavailable; try again shortly." } });
+    expect(await res.json()).toEqual({
+      error: { code: "unavailable", message: "The database is unavailable; try again shortly." },
+    });
   });
 });
 
@@ -99,7 +108,9 @@ describe.runIf(onPostgres)("with the pool exhausted", () => {
     const waited = performance.now() - started;
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("5");
-    expect(await res.json()).toEqual({ error: { code: "unavailable", message: "The database is unavailable; try again shortly." } });
+    expect(await res.json()).toEqual({
+      error: { code: "unavailable", message: "The database is unavailable; try again shortly." },
+    });
     expect(waited).toBeGreaterThan(4_000);
     expect(waited).toBeLessThan(10_000);
     await Promise.all(holders);

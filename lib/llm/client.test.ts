@@ -1,7 +1,19 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { LlmCallError, LlmTimeoutError, type ChatMessage, type LlmRequest, type ParseContract } from "@/lib/constitution/llm-port";
-import { DEFAULT_USAGE, startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply, type ScriptedRequest } from "@/test/llm-server";
+import {
+  LlmCallError,
+  LlmTimeoutError,
+  type ChatMessage,
+  type LlmRequest,
+  type ParseContract,
+} from "@/lib/constitution/llm-port";
+import {
+  DEFAULT_USAGE,
+  startScriptedLlmServer,
+  type ScriptedLlmServer,
+  type ScriptedReply,
+  type ScriptedRequest,
+} from "@/test/llm-server";
 import { createLlmClient } from "./client";
 import type { LlmCallKey, LlmCallRecord, LlmCallSink } from "./types";
 
@@ -15,20 +27,32 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function serve(script: (req: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>): Promise<ScriptedLlmServer> {
+async function serve(
+  script: (req: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>,
+): Promise<ScriptedLlmServer> {
   const server = await startScriptedLlmServer(script);
   servers.push(server);
   return server;
 }
 
 function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-  return { component: "prefilter", model: "gpt-test", messages: MESSAGES, json: true, timeoutMs: 5_000, ...overrides };
+  return {
+    component: "prefilter",
+    model: "gpt-test",
+    messages: MESSAGES,
+    json: true,
+    timeoutMs: 5_000,
+    ...overrides,
+  };
 }
 
 function memorySink() {
   const calls: LlmCallRecord[] = [];
   const parses: { key: LlmCallKey; contract: ParseContract }[] = [];
-  const sink: LlmCallSink = { record: (call) => calls.push(call), recordParse: (key, contract) => parses.push({ key, contract }) };
+  const sink: LlmCallSink = {
+    record: (call) => calls.push(call),
+    recordParse: (key, contract) => parses.push({ key, contract }),
+  };
   return { sink, calls, parses };
 }
 
@@ -48,14 +72,22 @@ describe("createLlmClient against a scripted server", () => {
     await llm.complete(request({ json: false }));
 
     expect(reply).toMatchObject({ text: '{"domains": ["billing"]}', model: "gpt-test" });
-    expect(server.requests.map((r) => r.response_format)).toEqual([{ type: "json_object" }, undefined]);
+    expect(server.requests.map((r) => r.response_format)).toEqual([
+      { type: "json_object" },
+      undefined,
+    ]);
     expect(server.requests[0]).toMatchObject({ model: "gpt-test", messages: MESSAGES });
     expect(server.requests[0]?.headers.authorization).toBe("Bearer sk-test");
   });
 
   it("maps usage to tokens", async () => {
-    const server = await serve(() => ({ content: "{}", usage: { prompt_tokens: 123, completion_tokens: 45 } }));
-    const reply = await createLlmClient({ baseURL: server.url, apiKey: "sk-test" }).complete(request());
+    const server = await serve(() => ({
+      content: "{}",
+      usage: { prompt_tokens: 123, completion_tokens: 45 },
+    }));
+    const reply = await createLlmClient({ baseURL: server.url, apiKey: "sk-test" }).complete(
+      request(),
+    );
     expect(reply.usage).toEqual({ promptTokens: 123, completionTokens: 45, totalTokens: 168 });
   });
 
@@ -84,8 +116,14 @@ describe("createLlmClient against a scripted server", () => {
 
   it("forwards parse contracts to the sink", () => {
     const { sink, parses } = memorySink();
-    const contract: ParseContract = { parser: "fenced", failures: [{ parser: "json", reason: "Unexpected token" }] };
-    createLlmClient({ apiKey: "sk-test", log: sink }).recordParse?.({ component: "reflector", requestId: "req-2" }, contract);
+    const contract: ParseContract = {
+      parser: "fenced",
+      failures: [{ parser: "json", reason: "Unexpected token" }],
+    };
+    createLlmClient({ apiKey: "sk-test", log: sink }).recordParse?.(
+      { component: "reflector", requestId: "req-2" },
+      contract,
+    );
     expect(parses).toEqual([{ key: { component: "reflector", requestId: "req-2" }, contract }]);
   });
 
@@ -101,13 +139,22 @@ describe("createLlmClient against a scripted server", () => {
     expect(error).toBeInstanceOf(LlmTimeoutError);
     expect((error as LlmTimeoutError).timeoutMs).toBe(150);
     expect(elapsed).toBeLessThan(1_000);
-    expect(calls).toMatchObject([{ outcome: "timeout", error: (error as Error).message, promptTokens: null, completionTokens: null }]);
+    expect(calls).toMatchObject([
+      {
+        outcome: "timeout",
+        error: (error as Error).message,
+        promptTokens: null,
+        completionTokens: null,
+      },
+    ]);
   });
 
   it("turns an HTTP 500 into LlmCallError with the status and records it", async () => {
     const server = await serve(() => ({ status: 500 }));
     const { sink, calls } = memorySink();
-    const error = await rejection(createLlmClient({ baseURL: server.url, apiKey: "sk-test", log: sink }).complete(request()));
+    const error = await rejection(
+      createLlmClient({ baseURL: server.url, apiKey: "sk-test", log: sink }).complete(request()),
+    );
 
     expect(error).toBeInstanceOf(LlmCallError);
     expect((error as LlmCallError).status).toBe(500);
@@ -119,7 +166,9 @@ describe("createLlmClient against a scripted server", () => {
     const server = await serve(() => ({ content: "{}" }));
     await server.close();
     const { sink, calls } = memorySink();
-    const error = await rejection(createLlmClient({ baseURL: server.url, apiKey: "sk-test", log: sink }).complete(request()));
+    const error = await rejection(
+      createLlmClient({ baseURL: server.url, apiKey: "sk-test", log: sink }).complete(request()),
+    );
 
     expect(error).toBeInstanceOf(LlmCallError);
     expect((error as LlmCallError).status).toBeUndefined();
@@ -134,7 +183,10 @@ describe("createLlmClient against a scripted server", () => {
     for (let i = 0; i < 5; i++) await llm.complete(request());
     await llm.complete(request({ component: "reflector" }));
 
-    expect(llm.poolingStats()).toEqual({ prefilter: { created: 1, reused: 4 }, reflector: { created: 1, reused: 0 } });
+    expect(llm.poolingStats()).toEqual({
+      prefilter: { created: 1, reused: 4 },
+      reflector: { created: 1, reused: 0 },
+    });
     expect(server.requests).toHaveLength(6);
     expect(server.connections()).toBeLessThan(server.requests.length);
   });
@@ -161,14 +213,25 @@ describe("createLlmClient against a scripted server", () => {
   });
 
   it("keeps working when the sink throws", async () => {
-    const server = await serve((req) => (req.messages.length === 1 ? { status: 503 } : { content: '{"ok": true}' }));
+    const server = await serve((req) =>
+      req.messages.length === 1 ? { status: 503 } : { content: '{"ok": true}' },
+    );
     const boom = () => {
       throw new Error("sink down");
     };
-    const llm = createLlmClient({ baseURL: server.url, apiKey: "sk-test", log: { record: boom, recordParse: boom } });
+    const llm = createLlmClient({
+      baseURL: server.url,
+      apiKey: "sk-test",
+      log: { record: boom, recordParse: boom },
+    });
 
     await expect(llm.complete(request())).resolves.toMatchObject({ text: '{"ok": true}' });
-    await expect(llm.complete(request({ messages: MESSAGES.slice(1) }))).rejects.toMatchObject({ name: "LlmCallError", status: 503 });
-    expect(() => llm.recordParse?.({ component: "prefilter" }, { parser: "json", failures: [] })).not.toThrow();
+    await expect(llm.complete(request({ messages: MESSAGES.slice(1) }))).rejects.toMatchObject({
+      name: "LlmCallError",
+      status: 503,
+    });
+    expect(() =>
+      llm.recordParse?.({ component: "prefilter" }, { parser: "json", failures: [] }),
+    ).not.toThrow();
   });
 });

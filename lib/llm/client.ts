@@ -5,12 +5,24 @@
  */
 import { createHash } from "node:crypto";
 import OpenAI, { APIConnectionTimeoutError, APIError } from "openai";
-import { LlmCallError, LlmTimeoutError, type ChatMessage, type LlmPort, type LlmRequest, type LlmResponse } from "@/lib/constitution/llm-port";
+import {
+  LlmCallError,
+  LlmTimeoutError,
+  type ChatMessage,
+  type LlmPort,
+  type LlmRequest,
+  type LlmResponse,
+} from "@/lib/constitution/llm-port";
 import type { LlmCallRecord, LlmCallSink } from "./types";
 
 export type { LlmCallKey, LlmCallOutcome, LlmCallRecord, LlmCallSink } from "./types";
 
-export type LlmClientConfig = { baseURL?: string; apiKey: string; log?: LlmCallSink; maxRetries?: number };
+export type LlmClientConfig = {
+  baseURL?: string;
+  apiKey: string;
+  log?: LlmCallSink;
+  maxRetries?: number;
+};
 
 /** Used when no baseURL is given, so the SDK never falls back to reading OPENAI_BASE_URL itself. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -49,9 +61,14 @@ function causeCode(error: unknown): string | undefined {
 }
 
 /** Any failure of a call as the port's errors: LlmTimeoutError once the deadline passed, else LlmCallError (with the HTTP status if any). */
-export function toLlmError(error: unknown, timeoutMs: number, deadlinePassed: boolean): LlmTimeoutError | LlmCallError {
+export function toLlmError(
+  error: unknown,
+  timeoutMs: number,
+  deadlinePassed: boolean,
+): LlmTimeoutError | LlmCallError {
   if (error instanceof LlmCallError) return error;
-  if (deadlinePassed || error instanceof APIConnectionTimeoutError) return new LlmTimeoutError(timeoutMs);
+  if (deadlinePassed || error instanceof APIConnectionTimeoutError)
+    return new LlmTimeoutError(timeoutMs);
   if (error instanceof APIError) {
     const code = error.status === undefined ? causeCode(error) : undefined;
     return new LlmCallError(code ? `${error.message} (${code})` : error.message, error.status);
@@ -62,7 +79,10 @@ export function toLlmError(error: unknown, timeoutMs: number, deadlinePassed: bo
 const endpointKeyOf = (baseURL: string, apiKey: string) => `${baseURL}\n${sha256(apiKey)}`;
 
 /** The shared OpenAI client of one component on one endpoint and key, made on first use. */
-export function pooledClient(endpoint: { baseURL?: string; apiKey: string; maxRetries?: number }, component: string): OpenAI {
+export function pooledClient(
+  endpoint: { baseURL?: string; apiKey: string; maxRetries?: number },
+  component: string,
+): OpenAI {
   const baseURL = endpoint.baseURL ?? OPENAI_BASE_URL;
   const endpointKey = endpointKeyOf(baseURL, endpoint.apiKey);
   const clients = pool.get(endpointKey) ?? new Map<string, Pooled>();
@@ -72,7 +92,13 @@ export function pooledClient(endpoint: { baseURL?: string; apiKey: string; maxRe
     pooled.reused++;
     return pooled.client;
   }
-  const client = new OpenAI({ apiKey: endpoint.apiKey, baseURL, organization: null, project: null, maxRetries: endpoint.maxRetries ?? 0 });
+  const client = new OpenAI({
+    apiKey: endpoint.apiKey,
+    baseURL,
+    organization: null,
+    project: null,
+    maxRetries: endpoint.maxRetries ?? 0,
+  });
   clients.set(component, { client, created: 1, reused: 0 });
   return client;
 }
@@ -83,14 +109,17 @@ export function createLlmClient(config: LlmClientConfig): LlmPort {
   const maxRetries = config.maxRetries ?? 0;
   const endpointKey = endpointKeyOf(baseURL, config.apiKey);
   const sink = config.log;
-  const clientFor = (component: string) => pooledClient({ baseURL, apiKey: config.apiKey, maxRetries }, component);
+  const clientFor = (component: string) =>
+    pooledClient({ baseURL, apiKey: config.apiKey, maxRetries }, component);
 
   async function complete(request: LlmRequest): Promise<LlmResponse> {
     const { component, model, messages, json, timeoutMs, runId, requestId } = request;
     const started = performance.now();
     const base = { component, model, promptHash: promptHash(messages), runId, requestId };
-    const report = (call: Omit<LlmCallRecord, keyof typeof base | "latencyMs" | "at">, latencyMs: number) =>
-      quietly(() => sink?.record({ ...base, ...call, latencyMs, at: new Date() }));
+    const report = (
+      call: Omit<LlmCallRecord, keyof typeof base | "latencyMs" | "at">,
+      latencyMs: number,
+    ) => quietly(() => sink?.record({ ...base, ...call, latencyMs, at: new Date() }));
     // The SDK's own timeout stops at the response headers; this deadline also covers reading the body.
     const deadline = AbortSignal.timeout(timeoutMs);
     try {
@@ -101,15 +130,34 @@ export function createLlmClient(config: LlmClientConfig): LlmPort {
       const choice = completion.choices[0];
       if (!choice) throw new LlmCallError("The model answered with no choices.");
       const usage = completion.usage
-        ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens, totalTokens: completion.usage.total_tokens }
+        ? {
+            promptTokens: completion.usage.prompt_tokens,
+            completionTokens: completion.usage.completion_tokens,
+            totalTokens: completion.usage.total_tokens,
+          }
         : null;
       const latencyMs = Math.round(performance.now() - started);
-      report({ outcome: "ok", promptTokens: usage?.promptTokens ?? null, completionTokens: usage?.completionTokens ?? null }, latencyMs);
-      return { text: choice.message.content ?? "", model: completion.model || model, latencyMs, usage };
+      report(
+        {
+          outcome: "ok",
+          promptTokens: usage?.promptTokens ?? null,
+          completionTokens: usage?.completionTokens ?? null,
+        },
+        latencyMs,
+      );
+      return {
+        text: choice.message.content ?? "",
+        model: completion.model || model,
+        latencyMs,
+        usage,
+      };
     } catch (error) {
       const failure = toLlmError(error, timeoutMs, deadline.aborted);
       const outcome = failure instanceof LlmTimeoutError ? "timeout" : "error";
-      report({ outcome, error: failure.message, promptTokens: null, completionTokens: null }, Math.round(performance.now() - started));
+      report(
+        { outcome, error: failure.message, promptTokens: null, completionTokens: null },
+        Math.round(performance.now() - started),
+      );
       throw failure;
     }
   }
@@ -121,7 +169,9 @@ export function createLlmClient(config: LlmClientConfig): LlmPort {
     },
     poolingStats() {
       const clients = pool.get(endpointKey) ?? new Map<string, Pooled>();
-      return Object.fromEntries([...clients].map(([component, { created, reused }]) => [component, { created, reused }]));
+      return Object.fromEntries(
+        [...clients].map(([component, { created, reused }]) => [component, { created, reused }]),
+      );
     },
   };
 }

@@ -1,8 +1,17 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { LlmCallError, LlmTimeoutError } from "@/lib/constitution/llm-port";
-import { hashVector, startScriptedLlmServer, type ScriptedEmbeddingScript, type ScriptedLlmServer } from "@/test/llm-server";
-import { createEmbeddingClient, EMBEDDING_BATCH_SIZE, type EmbeddingClientConfig } from "./embeddings";
+import {
+  hashVector,
+  startScriptedLlmServer,
+  type ScriptedEmbeddingScript,
+  type ScriptedLlmServer,
+} from "@/test/llm-server";
+import {
+  createEmbeddingClient,
+  EMBEDDING_BATCH_SIZE,
+  type EmbeddingClientConfig,
+} from "./embeddings";
 import type { LlmCallRecord } from "./types";
 
 const servers: ScriptedLlmServer[] = [];
@@ -18,7 +27,14 @@ async function serve(embeddings: ScriptedEmbeddingScript): Promise<ScriptedLlmSe
 
 function client(server: ScriptedLlmServer, overrides: Partial<EmbeddingClientConfig> = {}) {
   const calls: LlmCallRecord[] = [];
-  const port = createEmbeddingClient({ baseURL: server.url, apiKey: "sk-test", model: "embed-test", timeoutMs: 5_000, log: { record: (call) => calls.push(call) }, ...overrides });
+  const port = createEmbeddingClient({
+    baseURL: server.url,
+    apiKey: "sk-test",
+    model: "embed-test",
+    timeoutMs: 5_000,
+    log: { record: (call) => calls.push(call) },
+    ...overrides,
+  });
   return { port, calls };
 }
 
@@ -41,7 +57,9 @@ describe("createEmbeddingClient against a scripted server", () => {
       [1, 1],
       [3, 1],
     ]);
-    expect(server.embeddingRequests).toMatchObject([{ model: "embed-test", input: ["a", "abc"], encoding_format: "float" }]);
+    expect(server.embeddingRequests).toMatchObject([
+      { model: "embed-test", input: ["a", "abc"], encoding_format: "float" },
+    ]);
     expect(server.embeddingRequests[0]?.headers.authorization).toBe("Bearer sk-test");
     expect(server.requests).toEqual([]);
   });
@@ -58,7 +76,10 @@ describe("createEmbeddingClient against a scripted server", () => {
   });
 
   it("orders vectors by index, not by their place in the reply", async () => {
-    const server = await serve(() => ({ reversed: true, vector: (input) => [Number(input.split(" ")[1]), 0] }));
+    const server = await serve(() => ({
+      reversed: true,
+      vector: (input) => [Number(input.split(" ")[1]), 0],
+    }));
     expect(await client(server, { batchSize: 2 }).port.embed(texts(3))).toEqual([
       [0, 0],
       [1, 0],
@@ -79,8 +100,25 @@ describe("createEmbeddingClient against a scripted server", () => {
     await port.embed(texts(3), { requestId: "req-1" });
 
     expect(calls).toEqual([
-      { component: "embeddings", model: "embed-test", promptHash: createHash("sha256").update(JSON.stringify(["text 0", "text 1"])).digest("hex"), requestId: "req-1", promptTokens: 42, completionTokens: null, outcome: "ok", latencyMs: expect.any(Number), at: expect.any(Date) },
-      expect.objectContaining({ promptHash: createHash("sha256").update(JSON.stringify(["text 2"])).digest("hex"), outcome: "ok" }),
+      {
+        component: "embeddings",
+        model: "embed-test",
+        promptHash: createHash("sha256")
+          .update(JSON.stringify(["text 0", "text 1"]))
+          .digest("hex"),
+        requestId: "req-1",
+        promptTokens: 42,
+        completionTokens: null,
+        outcome: "ok",
+        latencyMs: expect.any(Number),
+        at: expect.any(Date),
+      },
+      expect.objectContaining({
+        promptHash: createHash("sha256")
+          .update(JSON.stringify(["text 2"]))
+          .digest("hex"),
+        outcome: "ok",
+      }),
     ]);
   });
 
@@ -93,7 +131,9 @@ describe("createEmbeddingClient against a scripted server", () => {
 
     expect(error).toBeInstanceOf(LlmTimeoutError);
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect(calls).toMatchObject([{ component: "embeddings", outcome: "timeout", promptTokens: null }]);
+    expect(calls).toMatchObject([
+      { component: "embeddings", outcome: "timeout", promptTokens: null },
+    ]);
   });
 
   it("turns an HTTP error into LlmCallError with the status, and stops at the failing batch", async () => {
@@ -109,12 +149,42 @@ describe("createEmbeddingClient against a scripted server", () => {
   });
 
   it.each([
-    ["too few vectors", () => ({ object: "list", data: [{ object: "embedding", index: 0, embedding: [1, 2] }], model: "m", usage: null }), "returned 1 vectors for 2 texts"],
+    [
+      "too few vectors",
+      () => ({
+        object: "list",
+        data: [{ object: "embedding", index: 0, embedding: [1, 2] }],
+        model: "m",
+        usage: null,
+      }),
+      "returned 1 vectors for 2 texts",
+    ],
     ["no data list", () => ({ object: "list" }), "answered without a data list"],
-    ["a text instead of numbers", (input: string[]) => ({ data: input.map((_, index) => ({ index, embedding: index === 1 ? ["0.1", "0.2"] : [0.1, 0.2] })) }), "vector at index 1 that is not a non-empty list of numbers"],
-    ["an empty vector", (input: string[]) => ({ data: input.map((_, index) => ({ index, embedding: [] })) }), "vector at index 0 that is not"],
-    ["a repeated index", (input: string[]) => ({ data: input.map(() => ({ index: 0, embedding: [1] })) }), "bad or repeated index (0)"],
-    ["an index out of range", (input: string[]) => ({ data: input.map((_, i) => ({ index: i + 1, embedding: [1] })) }), "bad or repeated index (2)"],
+    [
+      "a text instead of numbers",
+      (input: string[]) => ({
+        data: input.map((_, index) => ({
+          index,
+          embedding: index === 1 ? ["0.1", "0.2"] : [0.1, 0.2],
+        })),
+      }),
+      "vector at index 1 that is not a non-empty list of numbers",
+    ],
+    [
+      "an empty vector",
+      (input: string[]) => ({ data: input.map((_, index) => ({ index, embedding: [] })) }),
+      "vector at index 0 that is not",
+    ],
+    [
+      "a repeated index",
+      (input: string[]) => ({ data: input.map(() => ({ index: 0, embedding: [1] })) }),
+      "bad or repeated index (0)",
+    ],
+    [
+      "an index out of range",
+      (input: string[]) => ({ data: input.map((_, i) => ({ index: i + 1, embedding: [1] })) }),
+      "bad or repeated index (2)",
+    ],
   ])("refuses a reply with %s", async (_label, body, message) => {
     const server = await serve((req) => ({ body: body(req.input) }));
     const { port, calls } = client(server);

@@ -27,16 +27,34 @@ export type EmbeddingClientConfig = {
 /** The vectors of a reply in input order, or LlmCallError when the reply does not give exactly one numeric vector per input. */
 function vectorsOf(reply: unknown, count: number): number[][] {
   const data = (reply as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data)) throw new LlmCallError("The embeddings endpoint answered without a data list.");
-  if (data.length !== count) throw new LlmCallError(`The embeddings endpoint returned ${data.length} vectors for ${count} texts.`);
+  if (!Array.isArray(data))
+    throw new LlmCallError("The embeddings endpoint answered without a data list.");
+  if (data.length !== count)
+    throw new LlmCallError(
+      `The embeddings endpoint returned ${data.length} vectors for ${count} texts.`,
+    );
   const vectors: number[][] = new Array(count);
   for (const item of data as { index?: unknown; embedding?: unknown }[]) {
     const { index, embedding } = item ?? {};
-    if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= count || vectors[index]) {
-      throw new LlmCallError(`The embeddings endpoint returned a vector with a bad or repeated index (${JSON.stringify(index)}).`);
+    if (
+      typeof index !== "number" ||
+      !Number.isInteger(index) ||
+      index < 0 ||
+      index >= count ||
+      vectors[index]
+    ) {
+      throw new LlmCallError(
+        `The embeddings endpoint returned a vector with a bad or repeated index (${JSON.stringify(index)}).`,
+      );
     }
-    if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((x) => typeof x === "number" && Number.isFinite(x))) {
-      throw new LlmCallError(`The embeddings endpoint returned a vector at index ${index} that is not a non-empty list of numbers.`);
+    if (
+      !Array.isArray(embedding) ||
+      embedding.length === 0 ||
+      !embedding.every((x) => typeof x === "number" && Number.isFinite(x))
+    ) {
+      throw new LlmCallError(
+        `The embeddings endpoint returned a vector at index ${index} that is not a non-empty list of numbers.`,
+      );
     }
     vectors[index] = embedding;
   }
@@ -51,22 +69,49 @@ export function createEmbeddingClient(config: EmbeddingClientConfig): EmbeddingP
 
   async function request(texts: string[], requestId: string | undefined): Promise<number[][]> {
     const started = performance.now();
-    const base = { component: EMBEDDINGS_COMPONENT, model, promptHash: sha256(JSON.stringify(texts)), requestId, completionTokens: null };
-    const report = (call: { outcome: "ok" | "timeout" | "error"; promptTokens: number | null; error?: string }) =>
-      quietly(() => sink?.record({ ...base, ...call, latencyMs: Math.round(performance.now() - started), at: new Date() }));
+    const base = {
+      component: EMBEDDINGS_COMPONENT,
+      model,
+      promptHash: sha256(JSON.stringify(texts)),
+      requestId,
+      completionTokens: null,
+    };
+    const report = (call: {
+      outcome: "ok" | "timeout" | "error";
+      promptTokens: number | null;
+      error?: string;
+    }) =>
+      quietly(() =>
+        sink?.record({
+          ...base,
+          ...call,
+          latencyMs: Math.round(performance.now() - started),
+          at: new Date(),
+        }),
+      );
     // The SDK's own timeout stops at the response headers; this deadline also covers reading the body.
     const deadline = AbortSignal.timeout(timeoutMs);
     try {
-      const client = pooledClient({ baseURL: config.baseURL, apiKey: config.apiKey, maxRetries }, EMBEDDINGS_COMPONENT);
+      const client = pooledClient(
+        { baseURL: config.baseURL, apiKey: config.apiKey, maxRetries },
+        EMBEDDINGS_COMPONENT,
+      );
       // "float": left unset, the SDK asks for base64 and decodes whatever comes back as such,
       // which garbles the plain lists that some OpenAI-compatible servers always send.
-      const reply = await client.embeddings.create({ model, input: texts, encoding_format: "float" }, { timeout: timeoutMs, maxRetries, signal: deadline });
+      const reply = await client.embeddings.create(
+        { model, input: texts, encoding_format: "float" },
+        { timeout: timeoutMs, maxRetries, signal: deadline },
+      );
       const vectors = vectorsOf(reply, texts.length);
       report({ outcome: "ok", promptTokens: reply.usage?.prompt_tokens ?? null });
       return vectors;
     } catch (error) {
       const failure = toLlmError(error, timeoutMs, deadline.aborted);
-      report({ outcome: failure instanceof LlmTimeoutError ? "timeout" : "error", promptTokens: null, error: failure.message });
+      report({
+        outcome: failure instanceof LlmTimeoutError ? "timeout" : "error",
+        promptTokens: null,
+        error: failure.message,
+      });
       throw failure;
     }
   }

@@ -8,7 +8,8 @@ export function kindOf(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Reads an ExtractionResult object as the ACE fork's update_playbook_data does, item by
@@ -18,7 +19,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * null list is empty. An object item of a new key point gives its `text` (the fork's
  * later `{text, section}` shape). New texts are trimmed.
  */
-export function readExtraction(raw: Record<string, unknown>): ExtractionResult & { warnings: string[] } {
+export function readExtraction(
+  raw: Record<string, unknown>,
+): ExtractionResult & { warnings: string[] } {
   const warnings: string[] = [];
   const list = (field: "new_key_points" | "evaluations"): unknown[] => {
     const value = raw[field];
@@ -29,7 +32,9 @@ export function readExtraction(raw: Record<string, unknown>): ExtractionResult &
   };
   if (!("new_key_points" in raw) && !("evaluations" in raw)) {
     const keys = Object.keys(raw);
-    warnings.push(`the extraction has neither new_key_points nor evaluations${keys.length ? ` (it has ${keys.join(", ")})` : ""}: nothing to apply`);
+    warnings.push(
+      `the extraction has neither new_key_points nor evaluations${keys.length ? ` (it has ${keys.join(", ")})` : ""}: nothing to apply`,
+    );
   }
 
   const new_key_points: string[] = [];
@@ -39,9 +44,13 @@ export function readExtraction(raw: Record<string, unknown>): ExtractionResult &
     if (isRecord(item)) {
       text = item.text;
       const others = Object.keys(item).filter((k) => k !== "text");
-      if (typeof text === "string" && others.length) warnings.push(`${where} is an object: its text is used, ${others.join(", ")} ignored`);
+      if (typeof text === "string" && others.length)
+        warnings.push(`${where} is an object: its text is used, ${others.join(", ")} ignored`);
     }
-    if (typeof text !== "string") warnings.push(`${where} is ${kindOf(item)}${isRecord(item) ? " without a text" : ""}, not a text: skipped`);
+    if (typeof text !== "string")
+      warnings.push(
+        `${where} is ${kindOf(item)}${isRecord(item) ? " without a text" : ""}, not a text: skipped`,
+      );
     else if (text.trim() === "") warnings.push(`${where} is empty: skipped`);
     else new_key_points.push(text.trim());
   });
@@ -49,10 +58,17 @@ export function readExtraction(raw: Record<string, unknown>): ExtractionResult &
   const evaluations: Evaluation[] = [];
   list("evaluations").forEach((item, i) => {
     const where = `evaluations[${i}]`;
-    if (!isRecord(item)) return void warnings.push(`${where} is ${kindOf(item)}, not {name, rating}: skipped`);
+    if (!isRecord(item))
+      return void warnings.push(`${where} is ${kindOf(item)}, not {name, rating}: skipped`);
     const { name, rating } = item;
-    if (typeof name !== "string" || name === "") return void warnings.push(`${where} has no name${name === undefined || name === "" ? "" : ` (${kindOf(name)})`}: skipped`);
-    if (typeof rating !== "string") return void warnings.push(`${where} (${name}) has no rating${rating === undefined ? "" : ` (${kindOf(rating)})`}: skipped`);
+    if (typeof name !== "string" || name === "")
+      return void warnings.push(
+        `${where} has no name${name === undefined || name === "" ? "" : ` (${kindOf(name)})`}: skipped`,
+      );
+    if (typeof rating !== "string")
+      return void warnings.push(
+        `${where} (${name}) has no rating${rating === undefined ? "" : ` (${kindOf(rating)})`}: skipped`,
+      );
     evaluations.push({ name, rating });
   });
   return { new_key_points, evaluations, warnings };

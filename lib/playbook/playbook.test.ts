@@ -2,15 +2,40 @@ import { describe, expect, it } from "vitest";
 import { extractionResultSchema } from "./extraction";
 import { loadPlaybook } from "./load";
 import { generateKeypointName } from "./names";
-import { formatPlaybook, PRUNE_HARMFUL_FLOOR, savePlaybook, shouldPrune, trustRatio, updatePlaybookData } from "./playbook";
+import {
+  formatPlaybook,
+  PRUNE_HARMFUL_FLOOR,
+  savePlaybook,
+  shouldPrune,
+  trustRatio,
+  updatePlaybookData,
+} from "./playbook";
 import { emptyPlaybook, playbookSchema, type Playbook } from "./schema";
-import { SEED_EMPTY_PLAYBOOK, SEED_FORMAT_EXAMPLE, SEED_MIGRATION_TABLE, SEED_MIXED_INPUT, SEED_MIXED_OUTPUT, SEED_PRUNE_TABLE } from "./seed";
+import {
+  SEED_EMPTY_PLAYBOOK,
+  SEED_FORMAT_EXAMPLE,
+  SEED_MIGRATION_TABLE,
+  SEED_MIXED_INPUT,
+  SEED_MIXED_OUTPUT,
+  SEED_PRUNE_TABLE,
+} from "./seed";
 
 describe("seed 004: migration", () => {
-  it.each(SEED_MIGRATION_TABLE)("score %i -> helpful %i, harmful %i, score dropped", (score, helpful, harmful) => {
-    const { playbook } = loadPlaybook(JSON.stringify({ version: "1.0", last_updated: null, key_points: [{ name: "kpt_005", text: "Avoid global state", score }] }));
-    expect(playbook.key_points).toEqual([{ name: "kpt_005", text: "Avoid global state", helpful, harmful }]);
-  });
+  it.each(SEED_MIGRATION_TABLE)(
+    "score %i -> helpful %i, harmful %i, score dropped",
+    (score, helpful, harmful) => {
+      const { playbook } = loadPlaybook(
+        JSON.stringify({
+          version: "1.0",
+          last_updated: null,
+          key_points: [{ name: "kpt_005", text: "Avoid global state", score }],
+        }),
+      );
+      expect(playbook.key_points).toEqual([
+        { name: "kpt_005", text: "Avoid global state", helpful, harmful },
+      ]);
+    },
+  );
 
   it("turns the mixed-format example into exactly the seed's output", () => {
     const { playbook, warnings } = loadPlaybook(JSON.stringify(SEED_MIXED_INPUT));
@@ -32,17 +57,36 @@ describe("seed 004: migration", () => {
   });
 
   it("keeps names unique: generated names avoid names given later in the file, repeats get new names", () => {
-    const { playbook, warnings } = loadPlaybook(JSON.stringify({ key_points: ["first", { name: "kpt_001", text: "second" }, { name: "kpt_001", text: "third" }, { text: "" }] }));
+    const { playbook, warnings } = loadPlaybook(
+      JSON.stringify({
+        key_points: [
+          "first",
+          { name: "kpt_001", text: "second" },
+          { name: "kpt_001", text: "third" },
+          { text: "" },
+        ],
+      }),
+    );
     expect(playbook.key_points.map((k) => k.name)).toEqual(["kpt_002", "kpt_001", "kpt_003"]);
-    expect(warnings).toEqual(["key_points[2] repeats the name kpt_001: given a new one", "key_points[3] has no text: skipped"]);
+    expect(warnings).toEqual([
+      "key_points[2] repeats the name kpt_001: given a new one",
+      "key_points[3] has no text: skipped",
+    ]);
   });
 });
 
 describe("seed 004: pruning", () => {
   it.each(SEED_PRUNE_TABLE)("helpful %i, harmful %i -> pruned %s", (helpful, harmful, pruned) => {
     expect(shouldPrune({ helpful, harmful })).toBe(pruned);
-    const playbook: Playbook = { version: "1.0", last_updated: null, key_points: [{ name: "kpt_001", text: "x", helpful, harmful }] };
-    expect(updatePlaybookData(playbook, { new_key_points: [], evaluations: [] }).playbook.key_points.length).toBe(pruned ? 0 : 1);
+    const playbook: Playbook = {
+      version: "1.0",
+      last_updated: null,
+      key_points: [{ name: "kpt_001", text: "x", helpful, harmful }],
+    };
+    expect(
+      updatePlaybookData(playbook, { new_key_points: [], evaluations: [] }).playbook.key_points
+        .length,
+    ).toBe(pruned ? 0 : 1);
   });
 
   it("never prunes zero-evaluation entries (the floor)", () => {
@@ -52,36 +96,66 @@ describe("seed 004: pruning", () => {
 });
 
 describe("updatePlaybookData", () => {
-  const base = (): Playbook => ({ version: "1.0", last_updated: null, key_points: [{ name: "kpt_001", text: "a", helpful: 1, harmful: 2 }, { name: "kpt_002", text: "b", helpful: 0, harmful: 0 }] });
+  const base = (): Playbook => ({
+    version: "1.0",
+    last_updated: null,
+    key_points: [
+      { name: "kpt_001", text: "a", helpful: 1, harmful: 2 },
+      { name: "kpt_002", text: "b", helpful: 0, harmful: 0 },
+    ],
+  });
 
   it("adds new points with zero counters, applies ratings, ignores neutral, unknown ratings and names, then prunes", () => {
     const extraction = extractionResultSchema.parse({
       new_key_points: ["Use structured logging instead of print statements"],
-      evaluations: [{ name: "kpt_001", rating: "harmful" }, { name: "kpt_002", rating: "helpful" }, { name: "kpt_002", rating: "neutral" }, { name: "kpt_002", rating: "great" }, { name: "kpt_999", rating: "harmful" }],
+      evaluations: [
+        { name: "kpt_001", rating: "harmful" },
+        { name: "kpt_002", rating: "helpful" },
+        { name: "kpt_002", rating: "neutral" },
+        { name: "kpt_002", rating: "great" },
+        { name: "kpt_999", rating: "harmful" },
+      ],
     });
     const result = updatePlaybookData(base(), extraction);
     expect(result.added).toEqual(["kpt_003"]);
     expect(result.pruned.map((k) => k.name)).toEqual(["kpt_001"]);
     expect(result.playbook.key_points).toEqual([
       { name: "kpt_002", text: "b", helpful: 1, harmful: 0 },
-      { name: "kpt_003", text: "Use structured logging instead of print statements", helpful: 0, harmful: 0 },
+      {
+        name: "kpt_003",
+        text: "Use structured logging instead of print statements",
+        helpful: 0,
+        harmful: 0,
+      },
     ]);
   });
 
   it("in approval mode keeps entries that meet the rule and returns them as candidates", () => {
-    const result = updatePlaybookData(base(), { new_key_points: [], evaluations: [{ name: "kpt_001", rating: "harmful" }] }, "approval");
+    const result = updatePlaybookData(
+      base(),
+      { new_key_points: [], evaluations: [{ name: "kpt_001", rating: "harmful" }] },
+      "approval",
+    );
     expect(result.playbook.key_points).toHaveLength(2);
     expect(result.candidates.map((k) => k.name)).toEqual(["kpt_001"]);
   });
 
   it("never prunes a point added in the same call", () => {
-    const result = updatePlaybookData(emptyPlaybook(), { new_key_points: ["x"], evaluations: [{ name: "kpt_001", rating: "harmful" }] });
-    expect(result.playbook.key_points).toEqual([{ name: "kpt_001", text: "x", helpful: 0, harmful: 1 }]);
+    const result = updatePlaybookData(emptyPlaybook(), {
+      new_key_points: ["x"],
+      evaluations: [{ name: "kpt_001", rating: "harmful" }],
+    });
+    expect(result.playbook.key_points).toEqual([
+      { name: "kpt_001", text: "x", helpful: 0, harmful: 1 },
+    ]);
   });
 
   it("does not change the playbook it was given", () => {
     const playbook = base();
-    updatePlaybookData(playbook, { new_key_points: [], evaluations: [{ name: "kpt_001", rating: "harmful" }] });
+    updatePlaybookData(playbook, {
+      new_key_points: [],
+      evaluations: [{ name: "kpt_001", rating: "harmful" }],
+    });
     expect(playbook).toEqual(base());
   });
 });
@@ -108,10 +182,29 @@ describe("format, trust and save", () => {
     expect(generateKeypointName(new Set(["style-9", "kpt_007"]))).toBe("kpt_008");
   });
   it("the schema refuses empty names and text, negative counters and repeated names; keeps other names and fields", () => {
-    expect(playbookSchema.safeParse({ version: "1.0", last_updated: null, key_points: [{ name: "style-1", text: "a", helpful: 0, harmful: 0, section: "x" }] }).success).toBe(true);
-    const bad = { version: "1.0", last_updated: null, key_points: [{ name: "", text: "", helpful: -1, harmful: 0 }, { name: "kpt_001", text: "a", helpful: 0, harmful: 0 }, { name: "kpt_001", text: "b", helpful: 0, harmful: 0 }] };
+    expect(
+      playbookSchema.safeParse({
+        version: "1.0",
+        last_updated: null,
+        key_points: [{ name: "style-1", text: "a", helpful: 0, harmful: 0, section: "x" }],
+      }).success,
+    ).toBe(true);
+    const bad = {
+      version: "1.0",
+      last_updated: null,
+      key_points: [
+        { name: "", text: "", helpful: -1, harmful: 0 },
+        { name: "kpt_001", text: "a", helpful: 0, harmful: 0 },
+        { name: "kpt_001", text: "b", helpful: 0, harmful: 0 },
+      ],
+    };
     const result = playbookSchema.safeParse(bad);
     expect(result.success).toBe(false);
-    expect(result.error!.issues.map((i) => i.path.join("."))).toEqual(["key_points.0.name", "key_points.0.text", "key_points.0.helpful", "key_points.2.name"]);
+    expect(result.error!.issues.map((i) => i.path.join("."))).toEqual([
+      "key_points.0.name",
+      "key_points.0.text",
+      "key_points.0.helpful",
+      "key_points.2.name",
+    ]);
   });
 });

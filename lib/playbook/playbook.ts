@@ -22,7 +22,13 @@ function highWater(playbook: Playbook): bigint {
 }
 
 export type PruneMode = "auto" | "approval";
-export type UpdateResult = { playbook: Playbook; added: string[]; pruned: PlaybookEntry[]; candidates: PlaybookEntry[]; warnings: string[] };
+export type UpdateResult = {
+  playbook: Playbook;
+  added: string[];
+  pruned: PlaybookEntry[];
+  candidates: PlaybookEntry[];
+  warnings: string[];
+};
 
 /** A text cut for a warning. */
 export function quoteText(text: string, max = 60): string {
@@ -40,7 +46,11 @@ export function quoteText(text: string, max = 60): string {
  * are returned as candidates. Every skipped item is named in `warnings` (after the
  * extraction's own). Other fields of entries and of the playbook are kept.
  */
-export function updatePlaybookData(playbook: Playbook, extraction: ExtractionResult, mode: PruneMode = "auto"): UpdateResult {
+export function updatePlaybookData(
+  playbook: Playbook,
+  extraction: ExtractionResult,
+  mode: PruneMode = "auto",
+): UpdateResult {
   const warnings = [...(extraction.warnings ?? [])];
   const key_points = playbook.key_points.map((k) => ({ ...k }));
   const names = new Set(key_points.map((k) => k.name));
@@ -72,19 +82,42 @@ export function updatePlaybookData(playbook: Playbook, extraction: ExtractionRes
     if (!entry) warnings.push(`a rating of ${name}, which is not in the playbook, was ignored`);
     else if (rating === "helpful") entry.helpful++;
     else if (rating === "harmful") entry.harmful++;
-    else if (rating !== "neutral") warnings.push(`the rating ${JSON.stringify(rating)} of ${name} is not helpful, harmful or neutral: no change`);
+    else if (rating !== "neutral")
+      warnings.push(
+        `the rating ${JSON.stringify(rating)} of ${name} is not helpful, harmful or neutral: no change`,
+      );
   }
   const meets = key_points.filter((k) => shouldPrune(k));
-  if (mode === "approval") return { playbook: { ...playbook, key_points }, added, pruned: [], candidates: meets, warnings };
+  if (mode === "approval")
+    return {
+      playbook: { ...playbook, key_points },
+      added,
+      pruned: [],
+      candidates: meets,
+      warnings,
+    };
   const prunedNames = new Set(meets.map((k) => k.name));
   const kept = key_points.filter((k) => !prunedNames.has(k.name));
-  const mark = highestKptNumber(kept.map((k) => k.name)) < highest ? { [HIGH_WATER_FIELD]: Number(highest) } : {};
-  return { playbook: { ...playbook, ...mark, key_points: kept }, added, pruned: meets, candidates: [], warnings };
+  const mark =
+    highestKptNumber(kept.map((k) => k.name)) < highest
+      ? { [HIGH_WATER_FIELD]: Number(highest) }
+      : {};
+  return {
+    playbook: { ...playbook, ...mark, key_points: kept },
+    added,
+    pruned: meets,
+    candidates: [],
+    warnings,
+  };
 }
 
 /** Seed 004's formatted output: `[name] helpful=N harmful=N :: text`, one per line. */
-export function formatPlaybook(entries: readonly Pick<PlaybookEntry, "name" | "text" | "helpful" | "harmful">[]): string {
-  return entries.map((k) => `[${k.name}] helpful=${k.helpful} harmful=${k.harmful} :: ${k.text}`).join("\n");
+export function formatPlaybook(
+  entries: readonly Pick<PlaybookEntry, "name" | "text" | "helpful" | "harmful">[],
+): string {
+  return entries
+    .map((k) => `[${k.name}] helpful=${k.helpful} harmful=${k.harmful} :: ${k.text}`)
+    .join("\n");
 }
 
 /** helpful / (helpful + harmful); undefined when both are 0. */

@@ -4,14 +4,25 @@ import { formatPlaybook } from "./playbook";
 
 /** What the reflector sees of a session. */
 export type SessionForReflection = {
-  turns: { prompt: string; response: string | null; tools: { name: string; succeeded: boolean }[] }[];
+  turns: {
+    prompt: string;
+    response: string | null;
+    tools: { name: string; succeeded: boolean }[];
+  }[];
   injected: PlaybookEntry[];
 };
 
 /** The reflector's messages: rate the key points the agent was given, and propose new ones, as an ExtractionResult JSON object. */
 export function reflectorMessages(session: SessionForReflection): ChatMessage[] {
   const transcript = session.turns
-    .map((t, i) => [`Turn ${i + 1}`, `User: ${t.prompt}`, `Tools: ${t.tools.map((x) => `${x.name} (${x.succeeded ? "ok" : "failed"})`).join(", ") || "none"}`, `Agent: ${t.response ?? "(no reply)"}`].join("\n"))
+    .map((t, i) =>
+      [
+        `Turn ${i + 1}`,
+        `User: ${t.prompt}`,
+        `Tools: ${t.tools.map((x) => `${x.name} (${x.succeeded ? "ok" : "failed"})`).join(", ") || "none"}`,
+        `Agent: ${t.response ?? "(no reply)"}`,
+      ].join("\n"),
+    )
     .join("\n\n");
   return [
     {
@@ -22,6 +33,9 @@ export function reflectorMessages(session: SessionForReflection): ChatMessage[] 
         'Answer with a JSON object only: {"new_key_points": ["..."], "evaluations": [{"name": "kpt_001", "rating": "helpful"}]}',
       ].join("\n\n"),
     },
-    { role: "user", content: `Key points given to the agent:\n${formatPlaybook(session.injected) || "(none)"}\n\nSession:\n${transcript}` },
+    {
+      role: "user",
+      content: `Key points given to the agent:\n${formatPlaybook(session.injected) || "(none)"}\n\nSession:\n${transcript}`,
+    },
   ];
 }

@@ -31,7 +31,12 @@ export const playbookSchema = z
   .superRefine((p, ctx) => {
     const seen = new Set<string>();
     p.key_points.forEach((k, i) => {
-      if (seen.has(k.name)) ctx.addIssue({ code: "custom", path: ["key_points", i, "name"], message: `${k.name} is used twice: names are unique within a playbook` });
+      if (seen.has(k.name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["key_points", i, "name"],
+          message: `${k.name} is used twice: names are unique within a playbook`,
+        });
       seen.add(k.name);
     });
   });
@@ -44,7 +49,11 @@ export type Evaluation = { name: string; rating: string };
  * The reflector's output (seed 004's ExtractionResult) as Charter applies it: new
  * texts and ratings, and the warnings from reading it (malformed items skipped).
  */
-export type ExtractionResult = { new_key_points: string[]; evaluations: Evaluation[]; warnings?: readonly string[] };
+export type ExtractionResult = {
+  new_key_points: string[];
+  evaluations: Evaluation[];
+  warnings?: readonly string[];
+};
 
 /** The empty playbook (seed 004): returned when the file is missing or corrupt. */
 export function emptyPlaybook(): Playbook {

@@ -20,7 +20,12 @@ export const SEED_PRUNE_TABLE: readonly [helpful: number, harmful: number, prune
 export const SEED_MIXED_INPUT = {
   version: "1.0",
   last_updated: "2026-01-15T10:00:00",
-  key_points: ["Use type hints", { name: "kpt_002", text: "Prefer pathlib" }, { name: "kpt_003", text: "Avoid globals", score: -3 }, { name: "kpt_004", text: "Write tests", helpful: 8, harmful: 2 }],
+  key_points: [
+    "Use type hints",
+    { name: "kpt_002", text: "Prefer pathlib" },
+    { name: "kpt_003", text: "Avoid globals", score: -3 },
+    { name: "kpt_004", text: "Write tests", helpful: 8, harmful: 2 },
+  ],
 };
 
 export const SEED_MIXED_OUTPUT = {
@@ -36,8 +41,18 @@ export const SEED_MIXED_OUTPUT = {
 
 export const SEED_FORMAT_EXAMPLE = {
   entries: [
-    { name: "kpt_001", text: "Always use type hints for function signatures", helpful: 5, harmful: 1 },
-    { name: "kpt_002", text: "Prefer pathlib over os.path for file operations", helpful: 0, harmful: 0 },
+    {
+      name: "kpt_001",
+      text: "Always use type hints for function signatures",
+      helpful: 5,
+      harmful: 1,
+    },
+    {
+      name: "kpt_002",
+      text: "Prefer pathlib over os.path for file operations",
+      helpful: 0,
+      harmful: 0,
+    },
     { name: "kpt_003", text: "Write unit tests before implementation", helpful: 12, harmful: 3 },
   ],
   output: [

@@ -1,4 +1,9 @@
-import { SCORED_TURN_FIELDS, turnResultSchema, UNSCORED_TURN_FIELDS, type TurnResult } from "./schema";
+import {
+  SCORED_TURN_FIELDS,
+  turnResultSchema,
+  UNSCORED_TURN_FIELDS,
+  type TurnResult,
+} from "./schema";
 
 /** One problem with a TurnResult: the field (`""` for the whole turn) and what is wrong with it. */
 export type TurnProblem = { field: string; message: string };
@@ -6,7 +11,9 @@ export type TurnProblem = { field: string; message: string };
 /** Thrown for a TurnResult that cannot be scored right (a field the score reads has the wrong type). */
 export class TurnResultError extends Error {
   constructor(readonly problems: TurnProblem[]) {
-    super(`Invalid TurnResult: ${problems.map((p) => `${["turn_result", p.field].filter(Boolean).join(".")}: ${p.message}`).join("; ")}`);
+    super(
+      `Invalid TurnResult: ${problems.map((p) => `${["turn_result", p.field].filter(Boolean).join(".")}: ${p.message}`).join("; ")}`,
+    );
     this.name = "TurnResultError";
   }
 }
@@ -18,8 +25,10 @@ export class TurnResultError extends Error {
  */
 export type TurnReading = { turn: TurnResult | null; ignored_fields: string[]; warnings: string[] };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const kindOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const kindOf = (value: unknown) =>
+  value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`;
 const SCORED: readonly string[] = SCORED_TURN_FIELDS;
 const UNSCORED: readonly string[] = UNSCORED_TURN_FIELDS;
 
@@ -33,14 +42,26 @@ const UNSCORED: readonly string[] = UNSCORED_TURN_FIELDS;
  * throws TurnResultError naming it, since reading it anyway would give a wrong score.
  */
 export function readTurnResult(input: unknown): TurnReading {
-  if (input === undefined || input === null) return { turn: null, ignored_fields: [], warnings: [] };
-  if (!isRecord(input)) throw new TurnResultError([{ field: "", message: `must be an object (a TurnResult) or null, not ${kindOf(input)}` }]);
+  if (input === undefined || input === null)
+    return { turn: null, ignored_fields: [], warnings: [] };
+  if (!isRecord(input))
+    throw new TurnResultError([
+      { field: "", message: `must be an object (a TurnResult) or null, not ${kindOf(input)}` },
+    ]);
   const parsed = turnResultSchema.safeParse(input);
-  if (!parsed.success) throw new TurnResultError(parsed.error.issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message })));
+  if (!parsed.success)
+    throw new TurnResultError(
+      parsed.error.issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message })),
+    );
   const ignored_fields = Object.keys(input).filter((key) => !SCORED.includes(key));
-  const warnings = ignored_fields.filter((key) => !UNSCORED.includes(key)).map((key) => `turn_result.${key}: not a TurnResult field; ignored`);
+  const warnings = ignored_fields
+    .filter((key) => !UNSCORED.includes(key))
+    .map((key) => `turn_result.${key}: not a TurnResult field; ignored`);
   parsed.data.tools.forEach((tool, index) => {
-    if (!isRecord(tool)) warnings.push(`turn_result.tools.${index}: ${kindOf(tool)}, not an object; counted as one tool`);
+    if (!isRecord(tool))
+      warnings.push(
+        `turn_result.tools.${index}: ${kindOf(tool)}, not an object; counted as one tool`,
+      );
   });
   return { turn: parsed.data, ignored_fields, warnings };
 }

@@ -1,23 +1,45 @@
 import { describe, expect, it } from "vitest";
-import { composableScore, constitutionalReward, ethicalScore, generativeScore, joyScore, PrincipleScore, readScoreDict, ScoreDictError } from "./reward";
+import {
+  composableScore,
+  constitutionalReward,
+  ethicalScore,
+  generativeScore,
+  joyScore,
+  PrincipleScore,
+  readScoreDict,
+  ScoreDictError,
+} from "./reward";
 import { DEFAULT_WEIGHTS, PRINCIPLES } from "./schema";
-import { GENERATIVE_TABLE, SEED_COMPOSABLE_TABLE, SEED_DICT_EXAMPLES, SEED_ETHICAL_TABLE, SEED_JOY_TABLE, SEED_REWARD_EXAMPLES, SEED_WEIGHT_EXAMPLES } from "./seed";
+import {
+  GENERATIVE_TABLE,
+  SEED_COMPOSABLE_TABLE,
+  SEED_DICT_EXAMPLES,
+  SEED_ETHICAL_TABLE,
+  SEED_JOY_TABLE,
+  SEED_REWARD_EXAMPLES,
+  SEED_WEIGHT_EXAMPLES,
+} from "./seed";
 
 describe("seed 000 examples", () => {
   it.each(SEED_REWARD_EXAMPLES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
     const { score } = constitutionalReward("send_message", c.turn, c.hasMutations);
     const { weightedTotal, weightedTotalBelow, joyBelow, ...scores } = c.expect;
-    for (const [principle, value] of Object.entries(scores)) expect(score.scores[principle as keyof typeof scores]).toBe(value);
+    for (const [principle, value] of Object.entries(scores))
+      expect(score.scores[principle as keyof typeof scores]).toBe(value);
     if (weightedTotal !== undefined) expect(score.weightedTotal()).toBe(weightedTotal);
-    if (weightedTotalBelow !== undefined) expect(score.weightedTotal()).toBeLessThan(weightedTotalBelow);
+    if (weightedTotalBelow !== undefined)
+      expect(score.weightedTotal()).toBeLessThan(weightedTotalBelow);
     if (joyBelow !== undefined) expect(score.joy_inducing).toBeLessThan(joyBelow);
   });
 });
 
 describe("seed 000 tables", () => {
-  it.each(SEED_ETHICAL_TABLE)("ethical: mutations=%s tools_passed=%s -> %s", (mutations, passed, expected) => {
-    expect(ethicalScore(mutations, passed)).toBe(expected);
-  });
+  it.each(SEED_ETHICAL_TABLE)(
+    "ethical: mutations=%s tools_passed=%s -> %s",
+    (mutations, passed, expected) => {
+      expect(ethicalScore(mutations, passed)).toBe(expected);
+    },
+  );
   it.each(SEED_COMPOSABLE_TABLE)("composable: %i tools -> %s", (n, expected) => {
     expect(composableScore(n)).toBe(expected);
   });
@@ -26,7 +48,9 @@ describe("seed 000 tables", () => {
   });
   it.each(GENERATIVE_TABLE)("generative (Charter's rule): utilization %s -> %s", (u, expected) => {
     expect(generativeScore(u)).toBe(expected);
-    expect(constitutionalReward("send_message", { context_utilization: u }).score.generative).toBe(expected);
+    expect(constitutionalReward("send_message", { context_utilization: u }).score.generative).toBe(
+      expected,
+    );
   });
   it("counts characters, not UTF-16 units, for joy", () => {
     expect(joyScore("👍👍")).toBe(joyScore("ok"));
@@ -34,19 +58,33 @@ describe("seed 000 tables", () => {
 });
 
 describe("weighted and normalized totals", () => {
-  it.each(SEED_WEIGHT_EXAMPLES.map((e) => [JSON.stringify(e.weights ?? "default"), e] as const))("a perfect score under %s weights", (_label, e) => {
-    const score = new PrincipleScore();
-    expect(score.weightedTotal(e.weights)).toBe(e.total);
-    expect(PrincipleScore.maxTotal(e.weights)).toBe(e.total);
-    expect(score.normalizedTotal(e.weights)).toBe(1);
-  });
+  it.each(SEED_WEIGHT_EXAMPLES.map((e) => [JSON.stringify(e.weights ?? "default"), e] as const))(
+    "a perfect score under %s weights",
+    (_label, e) => {
+      const score = new PrincipleScore();
+      expect(score.weightedTotal(e.weights)).toBe(e.total);
+      expect(PrincipleScore.maxTotal(e.weights)).toBe(e.total);
+      expect(score.normalizedTotal(e.weights)).toBe(1);
+    },
+  );
   it("the default weights sum to the perfect total", () => {
-    expect(Object.values(DEFAULT_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(PrincipleScore.maxTotal(), 10);
+    expect(Object.values(DEFAULT_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(
+      PrincipleScore.maxTotal(),
+      10,
+    );
   });
   it("normalizes so totals under different weights compare", () => {
-    const { score } = constitutionalReward("send_message", { response: "Done!", tools_passed: false }, true);
-    expect(score.normalizedTotal()).toBe(Math.round((score.weightedTotal() / PrincipleScore.maxTotal()) * 1e4) / 1e4);
-    expect(score.normalizedTotal({ ethical: 10 })).toBeLessThan(score.normalizedTotal({ ethical: 0 }));
+    const { score } = constitutionalReward(
+      "send_message",
+      { response: "Done!", tools_passed: false },
+      true,
+    );
+    expect(score.normalizedTotal()).toBe(
+      Math.round((score.weightedTotal() / PrincipleScore.maxTotal()) * 1e4) / 1e4,
+    );
+    expect(score.normalizedTotal({ ethical: 10 })).toBeLessThan(
+      score.normalizedTotal({ ethical: 0 }),
+    );
   });
 });
 
@@ -64,7 +102,15 @@ describe("serialization", () => {
     expect(partial.composable).toBe(SEED_DICT_EXAMPLES.partial.composable);
   });
   it("ignores unknown keys, as kgents' from_dict does, and names them", () => {
-    expect(PrincipleScore.fromDict({ ethics: 0.5, ethical: 0.8 }).toDict()).toEqual({ tasteful: 1, curated: 1, ethical: 0.8, joy_inducing: 1, composable: 1, heterarchical: 1, generative: 1 });
+    expect(PrincipleScore.fromDict({ ethics: 0.5, ethical: 0.8 }).toDict()).toEqual({
+      tasteful: 1,
+      curated: 1,
+      ethical: 0.8,
+      joy_inducing: 1,
+      composable: 1,
+      heterarchical: 1,
+      generative: 1,
+    });
     expect(readScoreDict({ ethics: 0.5, ethical: 0.8 }).ignored_keys).toEqual(["ethics"]);
   });
   it.each([
@@ -81,18 +127,42 @@ describe("serialization", () => {
 
 describe("reasoning", () => {
   it("says which rule lowered which score and why", () => {
-    const { reasoning, reasons } = constitutionalReward("send_message", { response: "Done!", tools: Array.from({ length: 8 }, (_, i) => ({ name: `t${i}` })), tools_passed: false, context_utilization: 0.95 }, true);
-    expect(Object.keys(reasons).sort()).toEqual(["composable", "ethical", "generative", "joy_inducing"]);
-    expect(reasoning).toMatch(/^send_message: ethical 0\.5: files were changed but the failed tools were not acknowledged; /);
+    const { reasoning, reasons } = constitutionalReward(
+      "send_message",
+      {
+        response: "Done!",
+        tools: Array.from({ length: 8 }, (_, i) => ({ name: `t${i}` })),
+        tools_passed: false,
+        context_utilization: 0.95,
+      },
+      true,
+    );
+    expect(Object.keys(reasons).sort()).toEqual([
+      "composable",
+      "ethical",
+      "generative",
+      "joy_inducing",
+    ]);
+    expect(reasoning).toMatch(
+      /^send_message: ethical 0\.5: files were changed but the failed tools were not acknowledged; /,
+    );
     expect(reasoning).toContain("composable 0.7: 8 tools used, 3 over the 5 that compose cleanly");
     expect(reasoning).toContain("joy_inducing 0.625: the response is 5 characters");
     expect(reasoning).toContain("generative 0.75: context 95% used");
   });
   it("says so when nothing was lowered", () => {
-    expect(constitutionalReward("send_message", { response: "A complete and careful answer." }).reasoning).toBe("send_message: every principle scored 1.0.");
+    expect(
+      constitutionalReward("send_message", { response: "A complete and careful answer." })
+        .reasoning,
+    ).toBe("send_message: every principle scored 1.0.");
   });
   it("applies overrides and says so", () => {
-    const { score, reasons } = constitutionalReward("send_message", { response: "A complete and careful answer." }, false, { tasteful: 0.4 });
+    const { score, reasons } = constitutionalReward(
+      "send_message",
+      { response: "A complete and careful answer." },
+      false,
+      { tasteful: 0.4 },
+    );
     expect(score.tasteful).toBe(0.4);
     expect(reasons.tasteful).toBe("tasteful 0.4: set by override");
   });

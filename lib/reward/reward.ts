@@ -1,5 +1,13 @@
 import { readTurnResult } from "./read";
-import { DEFAULT_WEIGHTS, PRINCIPLES, scoreDictSchema, type Principle, type ScoreDict, type TurnResultInput, type Weights } from "./schema";
+import {
+  DEFAULT_WEIGHTS,
+  PRINCIPLES,
+  scoreDictSchema,
+  type Principle,
+  type ScoreDict,
+  type TurnResultInput,
+  type Weights,
+} from "./schema";
 
 /** Scores and totals are rounded to this many decimals at the boundary, so 0.5 + 2/20 x 0.5 is exactly 0.55. */
 export const DECIMALS = 4;
@@ -21,7 +29,12 @@ export function ethicalScore(hasMutations: boolean, toolsPassed: boolean): numbe
 /** COMPOSABLE (seed 000): 1.0 for 0-5 tools, then 1.0 - (n-5) x 0.1, bottoming at 0.5. */
 export function composableScore(toolCount: number): number {
   if (toolCount <= COMPOSABLE_RULE.freeTools) return 1;
-  return round(Math.max(COMPOSABLE_RULE.floor, 1 - (toolCount - COMPOSABLE_RULE.freeTools) * COMPOSABLE_RULE.penaltyPerTool));
+  return round(
+    Math.max(
+      COMPOSABLE_RULE.floor,
+      1 - (toolCount - COMPOSABLE_RULE.freeTools) * COMPOSABLE_RULE.penaltyPerTool,
+    ),
+  );
 }
 
 /** JOY_INDUCING (seed 000): 1.0 at 20+ characters, 0.5 + (len/20) x 0.5 for 1-19, 0.3 when empty. */
@@ -34,7 +47,12 @@ export function joyScore(response: string): number {
 
 /** GENERATIVE (Charter's rule, which seed 000 left for later): 1.0 below 0.9 utilization or when unknown; linear to 0.5 at 1.0. */
 export function generativeScore(contextUtilization: number | null | undefined): number {
-  if (contextUtilization === undefined || contextUtilization === null || contextUtilization < GENERATIVE_RULE.threshold) return 1;
+  if (
+    contextUtilization === undefined ||
+    contextUtilization === null ||
+    contextUtilization < GENERATIVE_RULE.threshold
+  )
+    return 1;
   const over = (contextUtilization - GENERATIVE_RULE.threshold) / (1 - GENERATIVE_RULE.threshold);
   return round(1 - over * (1 - GENERATIVE_RULE.atFull));
 }
@@ -52,16 +70,32 @@ export class PrincipleScore {
   readonly scores: Readonly<ScoreDict>;
 
   constructor(scores: Partial<ScoreDict> = {}) {
-    this.scores = Object.fromEntries(PRINCIPLES.map((p) => [p, round(scores[p] ?? 1)])) as ScoreDict;
+    this.scores = Object.fromEntries(
+      PRINCIPLES.map((p) => [p, round(scores[p] ?? 1)]),
+    ) as ScoreDict;
   }
 
-  get tasteful() { return this.scores.tasteful; }
-  get curated() { return this.scores.curated; }
-  get ethical() { return this.scores.ethical; }
-  get joy_inducing() { return this.scores.joy_inducing; }
-  get composable() { return this.scores.composable; }
-  get heterarchical() { return this.scores.heterarchical; }
-  get generative() { return this.scores.generative; }
+  get tasteful() {
+    return this.scores.tasteful;
+  }
+  get curated() {
+    return this.scores.curated;
+  }
+  get ethical() {
+    return this.scores.ethical;
+  }
+  get joy_inducing() {
+    return this.scores.joy_inducing;
+  }
+  get composable() {
+    return this.scores.composable;
+  }
+  get heterarchical() {
+    return this.scores.heterarchical;
+  }
+  get generative() {
+    return this.scores.generative;
+  }
 
   /** Sum of score x weight; a principle missing from `weights` weighs 1.0 (seed 000: default weights give 8.7 for a perfect turn). */
   weightedTotal(weights: Weights = DEFAULT_WEIGHTS): number {
@@ -81,7 +115,9 @@ export class PrincipleScore {
 
   /** The lowest-scoring principle and its score. */
   weakest(): { principle: Principle; score: number } {
-    return PRINCIPLES.map((p) => ({ principle: p, score: this.scores[p] })).reduce((a, b) => (b.score < a.score ? b : a));
+    return PRINCIPLES.map((p) => ({ principle: p, score: this.scores[p] })).reduce((a, b) =>
+      b.score < a.score ? b : a,
+    );
   }
 
   /** `{tasteful, curated, ethical, ...}` with snake_case keys, in seed order. */
@@ -106,16 +142,28 @@ export class PrincipleScore {
  */
 export function readScoreDict(data: unknown): { score: PrincipleScore; ignored_keys: string[] } {
   const parsed = scoreDictSchema.safeParse(data);
-  if (!parsed.success) throw new ScoreDictError(parsed.error.issues.map((i) => `${i.path.join(".") || "(scores)"}: ${i.message}`));
+  if (!parsed.success)
+    throw new ScoreDictError(
+      parsed.error.issues.map((i) => `${i.path.join(".") || "(scores)"}: ${i.message}`),
+    );
   const known: readonly string[] = PRINCIPLES;
-  return { score: new PrincipleScore(parsed.data as Partial<ScoreDict>), ignored_keys: Object.keys(data as object).filter((k) => !known.includes(k)) };
+  return {
+    score: new PrincipleScore(parsed.data as Partial<ScoreDict>),
+    ignored_keys: Object.keys(data as object).filter((k) => !known.includes(k)),
+  };
 }
 
 /**
  * A turn's score with the reasoning that explains it (seed 000's ChatMark reasoning),
  * the turn's fields the score did not read, and warnings about what looked wrong.
  */
-export type RewardResult = { score: PrincipleScore; reasoning: string; reasons: Partial<Record<Principle, string>>; ignored_fields: string[]; warnings: string[] };
+export type RewardResult = {
+  score: PrincipleScore;
+  reasoning: string;
+  reasons: Partial<Record<Principle, string>>;
+  ignored_fields: string[];
+  warnings: string[];
+};
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -126,35 +174,58 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
  * `_apply_chat_rules` returns early. `overrides` (0..1) replace a principle's score,
  * e.g. for TASTEFUL, CURATED, HETERARCHICAL, which default to 1.0.
  */
-export function constitutionalReward(action: string, turnResult?: TurnResultInput | null, hasMutations = false, overrides: Partial<ScoreDict> = {}): RewardResult {
+export function constitutionalReward(
+  action: string,
+  turnResult?: TurnResultInput | null,
+  hasMutations = false,
+  overrides: Partial<ScoreDict> = {},
+): RewardResult {
   const { turn, ignored_fields, warnings } = readTurnResult(turnResult);
   const reasons: Partial<Record<Principle, string>> = {};
   const scores: Partial<ScoreDict> = {};
   if (turn) {
     scores.ethical = ethicalScore(hasMutations, turn.tools_passed);
     if (scores.ethical < 1) {
-      reasons.ethical = turn.tools_passed ? `ethical ${scores.ethical}: files were changed; acknowledged (tools passed)` : `ethical ${scores.ethical}: files were changed but the failed tools were not acknowledged`;
+      reasons.ethical = turn.tools_passed
+        ? `ethical ${scores.ethical}: files were changed; acknowledged (tools passed)`
+        : `ethical ${scores.ethical}: files were changed but the failed tools were not acknowledged`;
     }
     const tools = turn.tools.length;
     scores.composable = composableScore(tools);
-    if (scores.composable < 1) reasons.composable = `composable ${scores.composable}: ${plural(tools, "tool")} used, ${tools - COMPOSABLE_RULE.freeTools} over the ${COMPOSABLE_RULE.freeTools} that compose cleanly`;
+    if (scores.composable < 1)
+      reasons.composable = `composable ${scores.composable}: ${plural(tools, "tool")} used, ${tools - COMPOSABLE_RULE.freeTools} over the ${COMPOSABLE_RULE.freeTools} that compose cleanly`;
     const length = [...turn.response].length;
     scores.joy_inducing = joyScore(turn.response);
-    if (scores.joy_inducing < 1) reasons.joy_inducing = length === 0 ? `joy_inducing ${scores.joy_inducing}: the response is empty` : `joy_inducing ${scores.joy_inducing}: the response is ${plural(length, "character")}, under ${JOY_RULE.goodLength}`;
+    if (scores.joy_inducing < 1)
+      reasons.joy_inducing =
+        length === 0
+          ? `joy_inducing ${scores.joy_inducing}: the response is empty`
+          : `joy_inducing ${scores.joy_inducing}: the response is ${plural(length, "character")}, under ${JOY_RULE.goodLength}`;
     scores.generative = generativeScore(turn.context_utilization);
-    if (scores.generative < 1) reasons.generative = `generative ${scores.generative}: context ${Math.round((turn.context_utilization ?? 0) * 100)}% used, at or over ${GENERATIVE_RULE.threshold * 100}%`;
+    if (scores.generative < 1)
+      reasons.generative = `generative ${scores.generative}: context ${Math.round((turn.context_utilization ?? 0) * 100)}% used, at or over ${GENERATIVE_RULE.threshold * 100}%`;
   } else if (hasMutations) {
-    warnings.push("has_mutations is true but there is no turn_result: ethical stays 1.0, as kgents scores a turn without a result");
+    warnings.push(
+      "has_mutations is true but there is no turn_result: ethical stays 1.0, as kgents scores a turn without a result",
+    );
   }
-  for (const [p, v] of Object.entries(overrides) as [Principle, number][]) reasons[p] = `${p} ${round(v)}: set by override`;
+  for (const [p, v] of Object.entries(overrides) as [Principle, number][])
+    reasons[p] = `${p} ${round(v)}: set by override`;
 
   const score = new PrincipleScore({ ...scores, ...overrides });
   const lowered = PRINCIPLES.flatMap((p) => (reasons[p] ? [reasons[p]] : []));
-  const reasoning = lowered.length ? `${action}: ${lowered.join("; ")}.` : turn ? `${action}: every principle scored 1.0.` : `${action}: no turn result, so every principle scored 1.0.`;
+  const reasoning = lowered.length
+    ? `${action}: ${lowered.join("; ")}.`
+    : turn
+      ? `${action}: every principle scored 1.0.`
+      : `${action}: no turn result, so every principle scored 1.0.`;
   return { score, reasoning, reasons, ignored_fields, warnings };
 }
 
 /** The scores a turn is totalled on: the engine's, with reviewer overrides replacing single principles. */
-export function effectiveScore(engine: Partial<ScoreDict>, overrides: Partial<ScoreDict> = {}): PrincipleScore {
+export function effectiveScore(
+  engine: Partial<ScoreDict>,
+  overrides: Partial<ScoreDict> = {},
+): PrincipleScore {
   return new PrincipleScore({ ...engine, ...overrides });
 }

@@ -4,7 +4,15 @@ import { z } from "zod";
  * Seed 000 (Constitutional Reward): the seven principles a turn is scored on, the
  * turn's shape, and a score. Keys are snake_case as in the seed's to_dict.
  */
-export const PRINCIPLES = ["tasteful", "curated", "ethical", "joy_inducing", "composable", "heterarchical", "generative"] as const;
+export const PRINCIPLES = [
+  "tasteful",
+  "curated",
+  "ethical",
+  "joy_inducing",
+  "composable",
+  "heterarchical",
+  "generative",
+] as const;
 export const principleSchema = z.enum(PRINCIPLES);
 export type Principle = z.infer<typeof principleSchema>;
 
@@ -30,7 +38,10 @@ export const DEFAULT_WEIGHTS: Readonly<Record<Principle, number>> = {
   generative: 1.0,
 };
 
-export const unitScore = z.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
+export const unitScore = z
+  .number({ error: "must be a number" })
+  .min(0, "must be between 0 and 1")
+  .max(1, "must be between 0 and 1");
 
 /**
  * kgents' TurnResult fields (services/chat/evidence.py) that the score does not read:
@@ -52,12 +63,28 @@ export const turnResultSchema = z.looseObject({
 export type TurnResult = z.output<typeof turnResultSchema>;
 export type TurnResultInput = z.input<typeof turnResultSchema>;
 /** The TurnResult fields the score reads. */
-export const SCORED_TURN_FIELDS = ["response", "tools", "tools_passed", "context_utilization"] as const;
+export const SCORED_TURN_FIELDS = [
+  "response",
+  "tools",
+  "tools_passed",
+  "context_utilization",
+] as const;
 
 /** A weight set: any subset of principles; a missing principle weighs 1.0 (seed 000). */
-export const weightsSchema = z.partialRecord(principleSchema, z.number({ error: "must be a number" }).min(0, "must not be negative").max(100, "must be at most 100"));
+export const weightsSchema = z.partialRecord(
+  principleSchema,
+  z
+    .number({ error: "must be a number" })
+    .min(0, "must not be negative")
+    .max(100, "must be at most 100"),
+);
 export type Weights = z.infer<typeof weightsSchema>;
 
 /** Per-principle scores as a dict: values outside 0..1 are rejected; missing keys are 1.0; unknown keys are dropped (kgents' from_dict reads only the seven). */
-export const scoreDictSchema = z.object(Object.fromEntries(PRINCIPLES.map((p) => [p, unitScore.optional()])) as Record<Principle, z.ZodOptional<typeof unitScore>>);
+export const scoreDictSchema = z.object(
+  Object.fromEntries(PRINCIPLES.map((p) => [p, unitScore.optional()])) as Record<
+    Principle,
+    z.ZodOptional<typeof unitScore>
+  >,
+);
 export type ScoreDict = Record<Principle, number>;

@@ -5,7 +5,9 @@ import { domainNameSchema } from "@/lib/constitution/schema";
 /** Why a file's text is over the CLI's per-file limit, or null when it is within it. */
 export function fileTooLarge(text: string): string | null {
   const bytes = utf8Length(text);
-  return bytes > MAX_FILE_BYTES ? `The file is ${formatBytes(bytes)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}.` : null;
+  return bytes > MAX_FILE_BYTES
+    ? `The file is ${formatBytes(bytes)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}.`
+    : null;
 }
 
 /**
@@ -25,7 +27,11 @@ const fileTextSchema = z.string().superRefine((text, ctx) => {
 export const saveFileSchema = z.object({
   text: fileTextSchema,
   baseVersionId: z.number().int().positive(),
-  message: z.string().trim().min(1, "Say what changed and why.").max(500, "Keep the message under 500 characters."),
+  message: z
+    .string()
+    .trim()
+    .min(1, "Say what changed and why.")
+    .max(500, "Keep the message under 500 characters."),
 });
 export type SaveFileInput = z.input<typeof saveFileSchema>;
 
@@ -44,7 +50,11 @@ export const rollbackSchema = z.object({
 });
 
 export const retrieveSchema = z.object({
-  prompt: z.string().trim().min(1, "Enter a prompt.").max(20_000, "Keep the prompt under 20,000 characters."),
+  prompt: z
+    .string()
+    .trim()
+    .min(1, "Enter a prompt.")
+    .max(20_000, "Keep the prompt under 20,000 characters."),
   topK: z.number().int().min(1).max(100).optional(),
   domain: domainNameSchema.optional(),
 });
@@ -53,7 +63,10 @@ export type RetrieveInput = z.input<typeof retrieveSchema>;
 /** A constitution file an editor may change: core.yaml, an overlay or an eval file. */
 export const constitutionPathSchema = z
   .string()
-  .regex(/^(core\.yaml|overlays\/[a-z][a-z0-9_]*\.ya?ml|eval\/[A-Za-z0-9_-]+\.ya?ml)$/, "must be core.yaml, overlays/<domain>.yaml or eval/<name>.yaml");
+  .regex(
+    /^(core\.yaml|overlays\/[a-z][a-z0-9_]*\.ya?ml|eval\/[A-Za-z0-9_-]+\.ya?ml)$/,
+    "must be core.yaml, overlays/<domain>.yaml or eval/<name>.yaml",
+  );
 
 /** How many stored prompts an impact preview replays: by default, and at most. */
 export const DEFAULT_REPLAY = 500;

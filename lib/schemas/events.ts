@@ -27,17 +27,28 @@ export function eventAtInBounds(ms: number, now = Date.now()): boolean {
 /** Both checks abort, so the canonical form is only ever computed for a date in bounds (NaN is in no bounds). */
 const eventAt = z.iso
   .datetime({ offset: true, abort: true })
-  .refine((text) => eventAtInBounds(Date.parse(text)), { abort: true, message: "must be from 2000-01-01T00:00:00Z to one day after the server's clock" })
+  .refine((text) => eventAtInBounds(Date.parse(text)), {
+    abort: true,
+    message: "must be from 2000-01-01T00:00:00Z to one day after the server's clock",
+  })
   .overwrite((text) => new Date(text).toISOString());
 
 const base = {
-  id: inText().min(8, "must be at least 8 characters").max(200).describe("Unique id of this event; repeats are ignored."),
+  id: inText()
+    .min(8, "must be at least 8 characters")
+    .max(200)
+    .describe("Unique id of this event; repeats are ignored."),
   session_id: inText().min(1).max(200).describe("The agent session (Claude Code's session_id)."),
   at: eventAt
     .optional()
-    .describe("When it happened (ISO 8601 with an offset), from 2000-01-01T00:00:00Z to one day after the server's clock; stored in UTC. Defaults to when it arrived."),
+    .describe(
+      "When it happened (ISO 8601 with an offset), from 2000-01-01T00:00:00Z to one day after the server's clock; stored in UTC. Defaults to when it arrived.",
+    ),
   cwd: inText().max(4096).optional().describe("The agent's working directory."),
-  transcript_path: inText().max(4096).optional().describe("Path of the session's transcript file on the agent's machine."),
+  transcript_path: inText()
+    .max(4096)
+    .optional()
+    .describe("Path of the session's transcript file on the agent's machine."),
 };
 
 export const userPromptSubmitSchema = z.strictObject({
@@ -57,16 +68,28 @@ export const postToolUseSchema = z.strictObject({
   type: z.literal("PostToolUse"),
   tool_name: inText().min(1).max(200).describe("Name of the tool, e.g. Bash, Edit."),
   tool_use_id: inText().max(200).optional().describe("Claude Code's id of this tool call."),
-  tool_input: inJson().optional().describe(`The tool's input: any JSON nested at most ${MAX_JSON_DEPTH} levels deep.`),
-  tool_response: inJson().optional().describe(`The tool's output: any JSON nested at most ${MAX_JSON_DEPTH} levels deep.`),
+  tool_input: inJson()
+    .optional()
+    .describe(`The tool's input: any JSON nested at most ${MAX_JSON_DEPTH} levels deep.`),
+  tool_response: inJson()
+    .optional()
+    .describe(`The tool's output: any JSON nested at most ${MAX_JSON_DEPTH} levels deep.`),
 });
 
 export const stopSchema = z.strictObject({
   ...base,
   type: z.literal("Stop"),
   response: inText().max(500_000).default("").describe("The agent's last message of the turn."),
-  context_utilization: z.number().min(0).max(1).optional().describe("Share of the context window in use (0..1)."),
-  action: inText().max(100).default("send_message").describe("What the turn did; scored as seed 000's action."),
+  context_utilization: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe("Share of the context window in use (0..1)."),
+  action: inText()
+    .max(100)
+    .default("send_message")
+    .describe("What the turn did; scored as seed 000's action."),
 });
 
 export const sessionEndSchema = z.strictObject({
@@ -75,13 +98,21 @@ export const sessionEndSchema = z.strictObject({
   reason: inText().max(200).optional().describe("Why the session ended (Claude Code's reason)."),
 });
 
-export const agentEventSchema = z.discriminatedUnion("type", [userPromptSubmitSchema, postToolUseSchema, stopSchema, sessionEndSchema]);
+export const agentEventSchema = z.discriminatedUnion("type", [
+  userPromptSubmitSchema,
+  postToolUseSchema,
+  stopSchema,
+  sessionEndSchema,
+]);
 export type AgentEvent = z.output<typeof agentEventSchema>;
 export type AgentEventInput = z.input<typeof agentEventSchema>;
 
 /** `{events: [...]}` with 1 to MAX_BATCH events, applied all or none. */
 export const eventsBatchSchema = z.strictObject({
-  events: z.array(agentEventSchema).min(1, "must hold at least one event").max(MAX_BATCH, `must hold at most ${MAX_BATCH} events`),
+  events: z
+    .array(agentEventSchema)
+    .min(1, "must hold at least one event")
+    .max(MAX_BATCH, `must hold at most ${MAX_BATCH} events`),
 });
 
 /** One event, or `{events: [...]}` with up to MAX_BATCH events, applied all or none. */
@@ -102,21 +133,43 @@ export function parseEventsRequest(raw: unknown): z.ZodSafeParseResult<EventsReq
   return batch ? eventsBatchSchema.safeParse(raw) : agentEventSchema.safeParse(raw);
 }
 
-export const retrievedPrincipleSchema = z.object({ id: z.string(), title: z.string(), level: z.enum(["hard", "soft"]), priority: z.number(), confidence: z.number() });
+export const retrievedPrincipleSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  level: z.enum(["hard", "soft"]),
+  priority: z.number(),
+  confidence: z.number(),
+});
 
 /** What the server answers for one event. For UserPromptSubmit it carries the context to inject. */
 export const eventResultSchema = z.object({
   id: z.string(),
   status: z.enum(["accepted", "duplicate"]),
   turn: z.number().int().optional().describe("The turn number the event belongs to."),
-  principles: z.array(retrievedPrincipleSchema).optional().describe("UserPromptSubmit: principles retrieved for the prompt."),
-  additional_context: z.string().optional().describe("UserPromptSubmit: the text to add to the agent's context."),
-  score: z.object({ weighted_total: z.number(), normalized_total: z.number() }).optional().describe("Stop: the turn's score."),
-  outcome: z.object({ status: z.enum(["success", "partial", "failure"]), score: z.number() }).optional().describe("SessionEnd: the session's outcome (absent when it was credited before)."),
+  principles: z
+    .array(retrievedPrincipleSchema)
+    .optional()
+    .describe("UserPromptSubmit: principles retrieved for the prompt."),
+  additional_context: z
+    .string()
+    .optional()
+    .describe("UserPromptSubmit: the text to add to the agent's context."),
+  score: z
+    .object({ weighted_total: z.number(), normalized_total: z.number() })
+    .optional()
+    .describe("Stop: the turn's score."),
+  outcome: z
+    .object({ status: z.enum(["success", "partial", "failure"]), score: z.number() })
+    .optional()
+    .describe("SessionEnd: the session's outcome (absent when it was credited before)."),
 });
 export type EventResult = z.infer<typeof eventResultSchema>;
 
-export const eventsResponseSchema = z.object({ accepted: z.number().int(), duplicates: z.number().int(), results: z.array(eventResultSchema) });
+export const eventsResponseSchema = z.object({
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  results: z.array(eventResultSchema),
+});
 export type EventsResponse = z.infer<typeof eventsResponseSchema>;
 
 /** Claude Code tools whose success counts as a mutation (has_mutations). */

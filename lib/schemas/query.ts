@@ -18,15 +18,29 @@ const inRange = (ms: number) => ms >= MIN_MS && ms <= QUERY_INSTANT_MAX_MS;
 /** A UTC day, `YYYY-MM-DD`, from 1970-01-01 to 9999-12-31. */
 export const queryDaySchema = z.iso
   .date({ abort: true, message: "must be a date, YYYY-MM-DD" })
-  .refine((day) => inRange(Date.parse(day)), { message: `must be from ${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}` });
+  .refine((day) => inRange(Date.parse(day)), {
+    message: `must be from ${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}`,
+  });
 
 /** An instant, ISO 8601 with an offset, from 1970-01-01 to the end of 9999-12-31 (UTC). */
 export const queryInstantSchema = z.iso
-  .datetime({ offset: true, abort: true, message: "must be an ISO 8601 time with an offset, e.g. 2026-01-31T12:00:00.000Z" })
-  .refine((at) => inRange(Date.parse(at)), { message: `must be from ${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}` });
+  .datetime({
+    offset: true,
+    abort: true,
+    message: "must be an ISO 8601 time with an offset, e.g. 2026-01-31T12:00:00.000Z",
+  })
+  .refine((at) => inRange(Date.parse(at)), {
+    message: `must be from ${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}`,
+  });
 
 /** An id or name to look rows up by: at most `max` characters, nothing PostgreSQL cannot compare. */
-export const queryTextSchema = (max: number) => z.string().trim().min(1, "must not be empty").max(max).refine(isStorableText, { message: UNSTORABLE_MESSAGE });
+export const queryTextSchema = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max)
+    .refine(isStorableText, { message: UNSTORABLE_MESSAGE });
 
 /** The largest value of a PostgreSQL integer, the type of constitution version ids. */
 export const INTEGER_MAX = 2_147_483_647;
@@ -55,7 +69,10 @@ export type QueryProblem = { field: string; message: string };
  * each, trimmed; empty values dropped (a submitted form leaves them); each field the
  * schema refuses dropped and reported, so a bad link still shows the page.
  */
-export function parseSearchParams<S extends z.ZodObject>(schema: S, params: SearchParams): { query: Partial<z.output<S>>; problems: QueryProblem[] } {
+export function parseSearchParams<S extends z.ZodObject>(
+  schema: S,
+  params: SearchParams,
+): { query: Partial<z.output<S>>; problems: QueryProblem[] } {
   const raw: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
     const value = params[key];
@@ -64,7 +81,10 @@ export function parseSearchParams<S extends z.ZodObject>(schema: S, params: Sear
   }
   const first = schema.safeParse(raw);
   if (first.success) return { query: first.data, problems: [] };
-  const problems = first.error.issues.map((i) => ({ field: String(i.path[0] ?? ""), message: i.message }));
+  const problems = first.error.issues.map((i) => ({
+    field: String(i.path[0] ?? ""),
+    message: i.message,
+  }));
   for (const p of problems) delete raw[p.field];
   const second = schema.safeParse(raw);
   return { query: second.success ? second.data : {}, problems };

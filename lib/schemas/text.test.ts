@@ -41,13 +41,19 @@ describe("inJson", () => {
 
   it("measures 100,000 levels without overflowing the stack, stopping past the limit", () => {
     expect(inspectJson(nested(100_000), MAX_JSON_DEPTH).depth).toBe(MAX_JSON_DEPTH + 1);
-    expect(schema.safeParse({ v: nested(100_000) }).error?.issues).toEqual([{ code: "custom", path: ["v"], message: "nested deeper than 64 levels" }]);
+    expect(schema.safeParse({ v: nested(100_000) }).error?.issues).toEqual([
+      { code: "custom", path: ["v"], message: "nested deeper than 64 levels" },
+    ]);
   });
 
   it("normalizes every string and key, and keeps __proto__ a plain key", () => {
-    const input = JSON.parse('{"k\\u0000":["\\ud800",{"__proto__":{"x":"\\u0000"}}],"n":1,"b":true,"z":null}') as unknown;
+    const input = JSON.parse(
+      '{"k\\u0000":["\\ud800",{"__proto__":{"x":"\\u0000"}}],"n":1,"b":true,"z":null}',
+    ) as unknown;
     const output = schema.parse({ v: input }).v as Record<string, unknown>;
-    expect(output).toEqual(JSON.parse('{"k\\ufffd":["\\ufffd",{"__proto__":{"x":"\\ufffd"}}],"n":1,"b":true,"z":null}'));
+    expect(output).toEqual(
+      JSON.parse('{"k\\ufffd":["\\ufffd",{"__proto__":{"x":"\\ufffd"}}],"n":1,"b":true,"z":null}'),
+    );
     expect(Object.getPrototypeOf((output["k\uFFFD"] as unknown[])[1])).toBe(Object.prototype);
     expect(Object.keys((output["k\uFFFD"] as unknown[])[1] as object)).toEqual(["__proto__"]);
   });

@@ -15,7 +15,8 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, "g");
 
 /** One sentence of the rule, for `.describe()` texts and error messages. */
-export const TEXT_RULE = "NUL characters (U+0000) and unpaired UTF-16 surrogates are replaced by U+FFFD";
+export const TEXT_RULE =
+  "NUL characters (U+0000) and unpaired UTF-16 surrogates are replaced by U+FFFD";
 
 /** True when PostgreSQL can store the string as it is (no NUL, no unpaired surrogate). */
 export function isStorableText(text: string): boolean {
@@ -33,7 +34,8 @@ export function inText() {
 }
 
 /** Why a string used to look rows up (a filter, a cursor) is refused rather than normalized: a bad link should say so. */
-export const UNSTORABLE_MESSAGE = "must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates";
+export const UNSTORABLE_MESSAGE =
+  "must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates";
 
 /** How deeply a JSON value taken in from outside (`tool_input`, `tool_response`) may nest: `{}` is 1 level, `{"a": []}` 2. */
 export const MAX_JSON_DEPTH = 64;
@@ -86,7 +88,12 @@ function normalizeJsonValue(value: unknown): unknown {
   if (!isContainer(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(out, normalizeText(key), { value: normalizeJsonValue(item), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, normalizeText(key), {
+      value: normalizeJsonValue(item),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { principleSchema, unitScore, weightsSchema } from "@/lib/reward/schema";
-import { QUERY_DATE_MAX, QUERY_DATE_MIN, queryDaySchema, queryInstantSchema, queryTextSchema, QUERY_INSTANT_MAX_MS } from "./query";
+import {
+  QUERY_DATE_MAX,
+  QUERY_DATE_MIN,
+  queryDaySchema,
+  queryInstantSchema,
+  queryTextSchema,
+  QUERY_INSTANT_MAX_MS,
+} from "./query";
 
 /** A reviewer's override of one principle on one turn: shared by the form and the action. */
 export const overrideScoreSchema = z.object({
@@ -19,7 +26,10 @@ export const saveWeightsSchema = z.object({
 export type SaveWeightsInput = z.input<typeof saveWeightsSchema>;
 
 /** A keyset cursor: the last row's scored_at and turn id, so pages stay fast however deep. */
-export const turnCursorValueSchema = z.strictObject({ scoredAt: queryInstantSchema, turnId: queryTextSchema(200) });
+export const turnCursorValueSchema = z.strictObject({
+  scoredAt: queryInstantSchema,
+  turnId: queryTextSchema(200),
+});
 export type TurnCursor = z.infer<typeof turnCursorValueSchema>;
 
 /** base64url of UTF-8 JSON, decoded without Buffer so that browser code can import this file. */
@@ -47,14 +57,24 @@ export const turnCursorSchema = z
 
 /** Filters of the Turns table, as URL search params. */
 export const turnFiltersSchema = z.object({
-  session: queryTextSchema(200).optional().describe("Only this session's turns. A NUL (U+0000) is refused: stored ids hold U+FFFD in its place."),
-  from: queryDaySchema.optional().describe(`Turns scored on or after this UTC day (${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}).`),
-  to: queryDaySchema.optional().describe(`Turns scored on or before this UTC day (${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}).`),
+  session: queryTextSchema(200)
+    .optional()
+    .describe(
+      "Only this session's turns. A NUL (U+0000) is refused: stored ids hold U+FFFD in its place.",
+    ),
+  from: queryDaySchema
+    .optional()
+    .describe(`Turns scored on or after this UTC day (${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}).`),
+  to: queryDaySchema
+    .optional()
+    .describe(`Turns scored on or before this UTC day (${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}).`),
   min: z.coerce.number().min(0).max(1).optional(),
   max: z.coerce.number().min(0).max(1).optional(),
   principle: principleSchema.optional(),
   below: z.coerce.number().min(0).max(1).optional(),
-  cursor: turnCursorSchema.optional().describe("The `next` value of the previous page; anything else is refused."),
+  cursor: turnCursorSchema
+    .optional()
+    .describe("The `next` value of the previous page; anything else is refused."),
 });
 export type TurnFiltersInput = z.input<typeof turnFiltersSchema>;
 
@@ -64,6 +84,8 @@ const DAY_MS = 86_400_000;
 export function dayRange(days: { from?: string; to?: string }): { from?: Date; to?: Date } {
   return {
     from: days.from ? new Date(`${days.from}T00:00:00.000Z`) : undefined,
-    to: days.to ? new Date(Math.min(Date.parse(`${days.to}T00:00:00.000Z`) + DAY_MS, QUERY_INSTANT_MAX_MS)) : undefined,
+    to: days.to
+      ? new Date(Math.min(Date.parse(`${days.to}T00:00:00.000Z`) + DAY_MS, QUERY_INSTANT_MAX_MS))
+      : undefined,
   };
 }

@@ -23,7 +23,9 @@ const ENDPOINT = ["OPENAI_BASE_URL", "OPENAI_API_KEY", "CHARTER_EMBEDDING_MODEL"
 beforeAll(async () => {
   ({ teardown } = await setupTestDatabase());
   await ensureConstitution();
-  server = await startScriptedLlmServer(() => ({ content: "{}" }), { embeddings: () => ({ vector: bagOfWords }) });
+  server = await startScriptedLlmServer(() => ({ content: "{}" }), {
+    embeddings: () => ({ vector: bagOfWords }),
+  });
 });
 
 afterAll(async () => {
@@ -63,7 +65,9 @@ describe("eval runs per version", () => {
     if (!run || "unavailable" in run) throw new Error(`expected a run, got ${JSON.stringify(run)}`);
     expect(run.path).toBe(`hybrid:${process.env.CHARTER_EMBEDDING_MODEL}`);
     expect(run.caseCount).toBe(version.evals.cases.length);
-    const prompts = server.embeddingRequests.flatMap((r) => r.input).filter((t) => version.evals.cases.some((c) => c.prompt === t));
+    const prompts = server.embeddingRequests
+      .flatMap((r) => r.input)
+      .filter((t) => version.evals.cases.some((c) => c.prompt === t));
     expect(prompts).toHaveLength(version.evals.cases.length);
 
     server.embeddingRequests.splice(0);
@@ -87,16 +91,29 @@ describe("previewChange", () => {
     const version = await current();
     const file = version.files.find((f) => f.path === "overlays/medical.yaml")!;
     const versionsBefore = (await constitutionVersions.list()).length;
-    const preview = await previewChange({ baseVersionId: version.id, path: file.path, text: `excluded: true\n${file.text.replace(/^excluded: .*\n/m, "")}`, replay: 10 });
+    const preview = await previewChange({
+      baseVersionId: version.id,
+      path: file.path,
+      text: `excluded: true\n${file.text.replace(/^excluded: .*\n/m, "")}`,
+      replay: 10,
+    });
     expect(preview.baseVersionId).toBe(version.id);
     expect(preview.eval.lost_hits.length).toBeGreaterThan(0);
-    expect(preview.eval.lost_hits.every((d) => d.before.some((id) => id.startsWith("MED.")))).toBe(true);
+    expect(preview.eval.lost_hits.every((d) => d.before.some((id) => id.startsWith("MED.")))).toBe(
+      true,
+    );
     expect(preview.replay.prompts).toBeLessThanOrEqual(10);
     expect((await constitutionVersions.list()).length).toBe(versionsBefore);
   });
 
   it("refuses an invalid draft with its issues, as a save would", async () => {
     const version = await current();
-    await expect(previewChange({ baseVersionId: version.id, path: "overlays/medical.yaml", text: "excluded: maybe\n" })).rejects.toThrow(/overlays\/medical\.yaml:1:\d+: excluded:/);
+    await expect(
+      previewChange({
+        baseVersionId: version.id,
+        path: "overlays/medical.yaml",
+        text: "excluded: maybe\n",
+      }),
+    ).rejects.toThrow(/overlays\/medical\.yaml:1:\d+: excluded:/);
   });
 });

@@ -11,7 +11,11 @@ import {
   type ReplayImpact,
   type SemanticSimilarities,
 } from "@/lib/constitution";
-import { ConstitutionInvalidError, constitutionVersions, type Version } from "@/lib/db/constitution";
+import {
+  ConstitutionInvalidError,
+  constitutionVersions,
+  type Version,
+} from "@/lib/db/constitution";
 import { constitutionEvals, type EvalRun } from "@/lib/db/constitution-evals";
 import { recentPrompts } from "@/lib/db/turns";
 import { embeddingSettings, envStoreConfig, retrievalPath } from "@/lib/env";
@@ -25,7 +29,8 @@ const stores = new Map<number, ConstitutionStore>();
 const MAX_STORES = 8;
 
 function storeOf(version: Version): ConstitutionStore {
-  const store = stores.get(version.id) ?? new ConstitutionStore(version.constitution, envStoreConfig());
+  const store =
+    stores.get(version.id) ?? new ConstitutionStore(version.constitution, envStoreConfig());
   stores.delete(version.id);
   stores.set(version.id, store);
   for (const oldest of stores.keys()) {
@@ -40,7 +45,9 @@ function storeOf(version: Version): ConstitutionStore {
  * prompts embedded in batches, stored once per version. Null on another path;
  * `{ unavailable }` when the embeddings endpoint cannot serve it (nothing stored).
  */
-export async function hybridEvalOfVersion(versionId: number): Promise<EvalRun | { unavailable: string } | null> {
+export async function hybridEvalOfVersion(
+  versionId: number,
+): Promise<EvalRun | { unavailable: string } | null> {
   const settings = embeddingSettings();
   if (retrievalPath() !== "hybrid" || !settings) return null;
   const path = `hybrid:${settings.model}` as const;
@@ -58,7 +65,11 @@ export async function hybridEvalOfVersion(versionId: number): Promise<EvalRun | 
     return { unavailable: error instanceof Error ? error.message : String(error) };
   }
   const byPrompt = new Map(prompts.map((p, i) => [p, sims[i]!]));
-  return constitutionEvals.put(version.id, path, await evalLexical(storeOf(version), version.evals, (p) => byPrompt.get(p)));
+  return constitutionEvals.put(
+    version.id,
+    path,
+    await evalLexical(storeOf(version), version.evals, (p) => byPrompt.get(p)),
+  );
 }
 
 /** A version's eval run on the lexical path, computed and stored on first request. */
@@ -66,17 +77,42 @@ export async function evalOfVersion(versionId: number): Promise<EvalRun> {
   const stored = await constitutionEvals.get(versionId, "lexical");
   if (stored) return stored;
   const version = await constitutionVersions.get(versionId);
-  return constitutionEvals.put(version.id, "lexical", await evalLexical(storeOf(version), version.evals));
+  return constitutionEvals.put(
+    version.id,
+    "lexical",
+    await evalLexical(storeOf(version), version.evals),
+  );
 }
 
 /** The latest `limit` versions with their eval runs, newest first (runs computed where missing). */
-export async function evalHistory(limit = 30): Promise<{ versionId: number; createdAt: Date; message: string; authorLabel: string; current: boolean; run: EvalRun }[]> {
+export async function evalHistory(
+  limit = 30,
+): Promise<
+  {
+    versionId: number;
+    createdAt: Date;
+    message: string;
+    authorLabel: string;
+    current: boolean;
+    run: EvalRun;
+  }[]
+> {
   const versions = await constitutionVersions.list({ limit });
-  const runs = await constitutionEvals.forVersions(versions.map((v) => v.id), "lexical");
+  const runs = await constitutionEvals.forVersions(
+    versions.map((v) => v.id),
+    "lexical",
+  );
   const out = [];
   for (const v of versions) {
     const run = runs.get(v.id) ?? (await evalOfVersion(v.id));
-    out.push({ versionId: v.id, createdAt: v.createdAt, message: v.message, authorLabel: v.authorLabel, current: v.current, run });
+    out.push({
+      versionId: v.id,
+      createdAt: v.createdAt,
+      message: v.message,
+      authorLabel: v.authorLabel,
+      current: v.current,
+      run,
+    });
   }
   return out;
 }
@@ -97,21 +133,36 @@ export type ImpactPreview = {
  * versions, and a replay of the latest `replay` stored prompts. Nothing is written.
  * An invalid draft is refused with every issue, as a save would be.
  */
-export async function previewChange(input: { baseVersionId: number; path: string; text: string; replay?: number }): Promise<ImpactPreview> {
+export async function previewChange(input: {
+  baseVersionId: number;
+  path: string;
+  text: string;
+  replay?: number;
+}): Promise<ImpactPreview> {
   const started = performance.now();
   const base = await constitutionVersions.get(input.baseVersionId);
   const parsed = parseConstitution(withFile(base.files, input.path, input.text));
   if (!parsed.ok) throw new ConstitutionInvalidError(parsed.issues);
   const limit = input.replay ?? DEFAULT_REPLAY;
-  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_REPLAY) throw new ValidationError(`replay must be a whole number from 0 to ${MAX_REPLAY}.`);
+  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_REPLAY)
+    throw new ValidationError(`replay must be a whole number from 0 to ${MAX_REPLAY}.`);
 
   const before = storeOf(base);
   const after = new ConstitutionStore(parsed.constitution, envStoreConfig());
-  const [onBase, onDraft, prompts] = await Promise.all([evalLexical(before, parsed.evals), evalLexical(after, parsed.evals), recentPrompts(limit)]);
+  const [onBase, onDraft, prompts] = await Promise.all([
+    evalLexical(before, parsed.evals),
+    evalLexical(after, parsed.evals),
+    recentPrompts(limit),
+  ]);
   return {
     baseVersionId: base.id,
     eval: compareEvals(onBase, onDraft),
-    draft: { metrics: onDraft.metrics, thresholds: onDraft.thresholds, passed: onDraft.passed, failures: onDraft.failures },
+    draft: {
+      metrics: onDraft.metrics,
+      thresholds: onDraft.thresholds,
+      passed: onDraft.passed,
+      failures: onDraft.failures,
+    },
     replay: replayImpact(prompts, injectedIds(before), injectedIds(after)),
     ms: Math.round(performance.now() - started),
   };

@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { ConflictingDefinitionError, ConstitutionStore, type Retrieval, type SemanticPort } from "@/lib/constitution";
+import {
+  ConflictingDefinitionError,
+  ConstitutionStore,
+  type Retrieval,
+  type SemanticPort,
+} from "@/lib/constitution";
 import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
 import { orchestrationLog } from "@/lib/db/orchestration-log";
 import { embeddingSettings, env, envStoreConfig, llmSettings, retrievalPath } from "@/lib/env";
@@ -18,7 +23,10 @@ const globalStore = globalThis as unknown as { __charterStore?: Cached };
 /** On a database with no constitution, imports the shipped `constitution/` directory as version 1. */
 export async function ensureConstitution(): Promise<void> {
   const files = await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR);
-  const imported = await constitutionVersions.importIfEmpty(files, "Imported the shipped constitution");
+  const imported = await constitutionVersions.importIfEmpty(
+    files,
+    "Imported the shipped constitution",
+  );
   if (imported) log.info(`imported the shipped constitution as version ${imported.id}`);
 }
 
@@ -43,7 +51,10 @@ function semanticPort(version: Parameters<typeof semanticFor>[0]): SemanticPort 
  */
 export async function currentStore(): Promise<{ store: ConstitutionStore; version: VersionMeta }> {
   const version = await constitutionVersions.current();
-  if (!version) throw new UnavailableError("No constitution is loaded yet: start the server once, or run `charter constitution import`.");
+  if (!version)
+    throw new UnavailableError(
+      "No constitution is loaded yet: start the server once, or run `charter constitution import`.",
+    );
   if (globalStore.__charterStore?.versionId !== version.id) {
     const e = env();
     const path = retrievalPath(e);
@@ -59,7 +70,9 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
         ...envStoreConfig(e),
       },
       {
-        llm: llm ? createLlmClient({ baseURL: llm.baseURL, apiKey: llm.apiKey, log: callLog() }) : undefined,
+        llm: llm
+          ? createLlmClient({ baseURL: llm.baseURL, apiKey: llm.apiKey, log: callLog() })
+          : undefined,
         semantic: path === "hybrid" && embeddingSettings(e) ? semanticPort(version) : undefined,
         onEvent: (event) => orchestrationLog().record(event),
       },
@@ -74,13 +87,21 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
  * `domain` (one, or several) with no overlay falls back to core, with a warning in
  * `debug.warnings`; chosen domains that define one principle differently are refused.
  */
-export async function retrieve(prompt: string, options: { topK?: number; domain?: string | readonly string[] | null; requestId?: string } = {}): Promise<Retrieval & { version: number }> {
+export async function retrieve(
+  prompt: string,
+  options: { topK?: number; domain?: string | readonly string[] | null; requestId?: string } = {},
+): Promise<Retrieval & { version: number }> {
   const { store, version } = await currentStore();
   try {
-    const result = await store.getRelevantPrinciples(prompt, { topK: options.topK, domain: options.domain, requestId: options.requestId ?? randomUUID() });
+    const result = await store.getRelevantPrinciples(prompt, {
+      topK: options.topK,
+      domain: options.domain,
+      requestId: options.requestId ?? randomUUID(),
+    });
     return { ...result, version: version.id };
   } catch (error) {
-    if (error instanceof ConflictingDefinitionError) throw new ValidationError(error.message, [{ path: "domain", message: error.message }]);
+    if (error instanceof ConflictingDefinitionError)
+      throw new ValidationError(error.message, [{ path: "domain", message: error.message }]);
     throw error;
   }
 }

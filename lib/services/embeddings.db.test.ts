@@ -6,7 +6,12 @@ import { db } from "@/lib/db/client";
 import { resetEnv } from "@/lib/env";
 import { loadConstitution } from "@/lib/files/constitution";
 import { setupTestDatabase, unique } from "@/test/db";
-import { hashVector, startScriptedLlmServer, type ScriptedEmbeddingReply, type ScriptedLlmServer } from "@/test/llm-server";
+import {
+  hashVector,
+  startScriptedLlmServer,
+  type ScriptedEmbeddingReply,
+  type ScriptedLlmServer,
+} from "@/test/llm-server";
 import { callLog } from "./call-log";
 import { forgetSemantic, SEMANTIC_RETRY_MS, semanticFor, type Semantic } from "./embeddings";
 
@@ -19,7 +24,9 @@ let nextVersionId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
 beforeAll(async () => {
   ({ teardown } = await setupTestDatabase());
   server = await startScriptedLlmServer(() => ({ content: "{}" }), { embeddings: () => reply });
-  const loaded = await loadConstitution(path.resolve(import.meta.dirname, "../constitution/fixtures/base"));
+  const loaded = await loadConstitution(
+    path.resolve(import.meta.dirname, "../constitution/fixtures/base"),
+  );
   if (!loaded.ok) throw new Error("the base fixture no longer parses");
   base = loaded.constitution;
 });
@@ -33,7 +40,8 @@ afterEach(() => {
 
 afterAll(async () => {
   await server.close();
-  for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "CHARTER_EMBEDDING_MODEL"]) delete process.env[name];
+  for (const name of ["OPENAI_BASE_URL", "OPENAI_API_KEY", "CHARTER_EMBEDDING_MODEL"])
+    delete process.env[name];
   resetEnv();
   await teardown();
 });
@@ -53,7 +61,8 @@ const embedded = () => server.embeddingRequests.flatMap((r) => r.input);
 const stored = (model: string) => db().constitutionEmbedding.count({ where: { model } });
 
 function semantic(result: Awaited<ReturnType<typeof semanticFor>>): Semantic {
-  if (!result || "unavailable" in result) throw new Error(`expected an index, got ${JSON.stringify(result)}`);
+  if (!result || "unavailable" in result)
+    throw new Error(`expected an index, got ${JSON.stringify(result)}`);
   return result;
 }
 
@@ -86,9 +95,13 @@ describe("semanticFor", () => {
     expect(server.embeddingRequests.every((r) => r.model === model)).toBe(true);
     expect(await stored(model)).toBe(texts.length);
     expect(index.model).toBe(model);
-    expect([...index.scores(hashVector("x")).domains.keys()].sort()).toEqual(Object.keys(base.overlays).sort());
+    expect([...index.scores(hashVector("x")).domains.keys()].sort()).toEqual(
+      Object.keys(base.overlays).sort(),
+    );
     await callLog().flush();
-    expect(await db().llmCall.count({ where: { model, component: "embeddings", outcome: "ok" } })).toBe(server.embeddingRequests.length);
+    expect(
+      await db().llmCall.count({ where: { model, component: "embeddings", outcome: "ok" } }),
+    ).toBe(server.embeddingRequests.length);
   });
 
   it("asks nothing again for the same version, cached or not", async () => {
@@ -112,7 +125,9 @@ describe("semanticFor", () => {
 
     await semanticFor(version(edited), WAIT);
 
-    const changed = semanticDocuments(edited).filter((d, i) => d.text !== semanticDocuments(base)[i]!.text);
+    const changed = semanticDocuments(edited).filter(
+      (d, i) => d.text !== semanticDocuments(base)[i]!.text,
+    );
     expect(changed.map((d) => d.key)).toEqual([`principle:${base.core[0]!.id}`]);
     expect(embedded()).toEqual(changed.map((d) => d.text));
     expect(await stored(model)).toBe(before + 1);
@@ -141,7 +156,9 @@ describe("semanticFor", () => {
 
     reply = {};
     server.embeddingRequests.splice(0);
-    expect(await semanticFor(v, WAIT)).toMatchObject({ unavailable: expect.stringContaining("503") });
+    expect(await semanticFor(v, WAIT)).toMatchObject({
+      unavailable: expect.stringContaining("503"),
+    });
     expect(server.embeddingRequests).toEqual([]);
 
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -156,14 +173,18 @@ describe("semanticFor", () => {
     const before = await stored(model);
     reply = { vector: (input) => hashVector(input, 4) };
 
-    expect(await semanticFor(version(withChangedRule()), WAIT)).toEqual({ unavailable: expect.stringMatching(/has 4 dimensions, the others 8/) });
+    expect(await semanticFor(version(withChangedRule()), WAIT)).toEqual({
+      unavailable: expect.stringMatching(/has 4 dimensions, the others 8/),
+    });
     expect(await stored(model)).toBe(before);
   });
 
   it("does not make a retrieval wait while a version's texts are embedded: lexical until they are", async () => {
     configure();
     const v = version(withChangedRule());
-    expect(await semanticFor(v)).toEqual({ unavailable: "the constitution's texts are still being embedded; lexical until they are" });
+    expect(await semanticFor(v)).toEqual({
+      unavailable: "the constitution's texts are still being embedded; lexical until they are",
+    });
     const ready = semantic(await semanticFor(v, WAIT));
     expect(semantic(await semanticFor(v))).toBe(ready);
   });

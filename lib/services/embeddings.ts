@@ -25,7 +25,11 @@ export const SEMANTIC_RETRY_MS = 30_000;
 /** Indexes kept per process: the version in force, and a few others (previews, evals). */
 const MAX_CACHED = 4;
 
-type Entry = { built: Promise<Semantic | { unavailable: string }>; settled: boolean; failedAt?: number };
+type Entry = {
+  built: Promise<Semantic | { unavailable: string }>;
+  settled: boolean;
+  failedAt?: number;
+};
 const globalCache = globalThis as unknown as { __charterSemantic?: Map<string, Entry> };
 
 function cache(): Map<string, Entry> {
@@ -36,23 +40,35 @@ function cache(): Map<string, Entry> {
 const textHash = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** Embeds the texts with no stored vector (each distinct text once), and stores them only once they form a valid index. */
-async function build(constitution: Constitution, port: EmbeddingPort, promptPort: EmbeddingPort): Promise<Semantic> {
+async function build(
+  constitution: Constitution,
+  port: EmbeddingPort,
+  promptPort: EmbeddingPort,
+): Promise<Semantic> {
   const docs = semanticDocuments(constitution).map((d) => ({ ...d, hash: textHash(d.text) }));
-  const vectors = await constitutionEmbeddings.get(port.model, docs.map((d) => d.hash));
+  const vectors = await constitutionEmbeddings.get(
+    port.model,
+    docs.map((d) => d.hash),
+  );
   const missing = new Map(docs.filter((d) => !vectors.has(d.hash)).map((d) => [d.hash, d.text]));
   const fresh = missing.size === 0 ? [] : await port.embed([...missing.values()]);
   const rows = [...missing.keys()].map((textHash, i) => ({ textHash, vector: fresh[i]! }));
   for (const row of rows) vectors.set(row.textHash, row.vector);
   // Built before storing: vectors of another dimension than the stored ones are refused, not stored.
-  const index = new SemanticIndex(port.model, new Map(docs.map((d) => [d.key, vectors.get(d.hash)!])));
+  const index = new SemanticIndex(
+    port.model,
+    new Map(docs.map((d) => [d.key, vectors.get(d.hash)!])),
+  );
   await constitutionEmbeddings.putMany(port.model, rows);
 
-  const embedPrompt = async (prompt: string, ctx?: { requestId?: string }) => (await promptPort.embed([prompt], ctx))[0]!;
+  const embedPrompt = async (prompt: string, ctx?: { requestId?: string }) =>
+    (await promptPort.embed([prompt], ctx))[0]!;
   return {
     index,
     embedPrompt,
     similarities: async (prompt, ctx) => index.scores(await embedPrompt(prompt, ctx)),
-    similaritiesOfMany: async (texts) => (texts.length ? await port.embed(texts) : []).map((v) => index.scores(v)),
+    similaritiesOfMany: async (texts) =>
+      (texts.length ? await port.embed(texts) : []).map((v) => index.scores(v)),
   };
 }
 
@@ -65,23 +81,38 @@ async function build(constitution: Constitution, port: EmbeddingPort, promptPort
  * version whose texts are still being embedded answers `{ unavailable }` at once: an
  * agent's prompt never waits for the constitution to be embedded.
  */
-export async function semanticFor(version: { id: number; constitution: Constitution }, options: { wait?: boolean } = {}): Promise<SemanticAvailability> {
+export async function semanticFor(
+  version: { id: number; constitution: Constitution },
+  options: { wait?: boolean } = {},
+): Promise<SemanticAvailability> {
   const settings = embeddingSettings();
   if (!settings) return Promise.resolve(null);
   const key = `${version.id}\n${settings.model}`;
   const entries = cache();
   const entry = entries.get(key);
-  if (entry && (entry.failedAt === undefined || Date.now() - entry.failedAt < SEMANTIC_RETRY_MS)) return settledOrWarming(entry, options.wait);
+  if (entry && (entry.failedAt === undefined || Date.now() - entry.failedAt < SEMANTIC_RETRY_MS))
+    return settledOrWarming(entry, options.wait);
 
-  const endpoint = { baseURL: settings.baseURL, apiKey: settings.apiKey, model: settings.model, log: callLog() };
+  const endpoint = {
+    baseURL: settings.baseURL,
+    apiKey: settings.apiKey,
+    model: settings.model,
+    log: callLog(),
+  };
   const port = createEmbeddingClient({ ...endpoint, timeoutMs: settings.timeoutMs });
   // A prompt's embedding is on the agent's path: a short timeout and no retry, then the lexical path.
-  const promptPort = createEmbeddingClient({ ...endpoint, timeoutMs: settings.promptTimeoutMs, maxRetries: 0 });
+  const promptPort = createEmbeddingClient({
+    ...endpoint,
+    timeoutMs: settings.promptTimeoutMs,
+    maxRetries: 0,
+  });
   const fresh: Entry = {
     settled: false,
     built: build(version.constitution, port, promptPort).catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
-      log.warn(`embeddings of constitution version ${version.id} (${settings.model}) are unavailable, retrying after ${SEMANTIC_RETRY_MS / 1000} s: ${reason}`);
+      log.warn(
+        `embeddings of constitution version ${version.id} (${settings.model}) are unavailable, retrying after ${SEMANTIC_RETRY_MS / 1000} s: ${reason}`,
+      );
       fresh.failedAt = Date.now();
       return { unavailable: reason };
     }),
@@ -98,7 +129,9 @@ export async function semanticFor(version: { id: number; constitution: Constitut
 
 function settledOrWarming(entry: Entry, wait = false): Promise<SemanticAvailability> {
   if (wait || entry.settled) return entry.built;
-  return Promise.resolve({ unavailable: "the constitution's texts are still being embedded; lexical until they are" });
+  return Promise.resolve({
+    unavailable: "the constitution's texts are still being embedded; lexical until they are",
+  });
 }
 
 /** Forgets every cached index (tests; the stored vectors stay). */

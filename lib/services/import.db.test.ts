@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,19 +34,41 @@ afterAll(async () => {
 /** A fixture's lines under a fresh session id, so that runs on a shared database never meet. */
 function fixtureLines(name: string, session: string): { id: string; lines: string[] } {
   const id = randomUUID();
-  const lines = readFileSync(path.join(FIXTURES, `${name}.jsonl`), "utf8").replaceAll(session, id).split("\n").filter(Boolean);
+  const lines = readFileSync(path.join(FIXTURES, `${name}.jsonl`), "utf8")
+    .replaceAll(session, id)
+    .split("\n")
+    .filter(Boolean);
   return { id, lines };
 }
 
 /** A line Claude Code would append to the session, `seconds` after 10:00 on the fixture's day. */
-function entry(session: string, uuid: string, seconds: number, body: Record<string, unknown>): string {
-  return JSON.stringify({ parentUuid: null, isSidechain: false, userType: "external", cwd: "/home/dev/cli", sessionId: session, version: "2.0.55", ...body, uuid, timestamp: at(seconds).toISOString() });
+function entry(
+  session: string,
+  uuid: string,
+  seconds: number,
+  body: Record<string, unknown>,
+): string {
+  return JSON.stringify({
+    parentUuid: null,
+    isSidechain: false,
+    userType: "external",
+    cwd: "/home/dev/cli",
+    sessionId: session,
+    version: "2.0.55",
+    ...body,
+    uuid,
+    timestamp: at(seconds).toISOString(),
+  });
 }
 const at = (seconds: number) => new Date(Date.parse("2026-11-21T10:00:00.000Z") + seconds * 1000);
 const minutes = (m: number) => m * 60;
 
 async function turnsOf(session: string) {
-  return db().turn.findMany({ where: { sessionId: session }, orderBy: { number: "asc" }, include: { score: true } });
+  return db().turn.findMany({
+    where: { sessionId: session },
+    orderBy: { number: "asc" },
+    include: { score: true },
+  });
 }
 
 describe("importing a transcript that is still being written", () => {
@@ -50,36 +79,97 @@ describe("importing a transcript that is still being written", () => {
     writeFileSync(file, lines.slice(0, 13).join("\n") + "\n");
 
     const first = await importTranscripts([file], { now: at(minutes(2)) });
-    expect(first).toMatchObject({ files: 1, sessions: 1, open: 1, accepted: 4, duplicates: 0, malformed: [] });
+    expect(first).toMatchObject({
+      files: 1,
+      sessions: 1,
+      open: 1,
+      accepted: 4,
+      duplicates: 0,
+      malformed: [],
+    });
     let turns = await turnsOf(id);
     expect(turns.map((t) => [t.number, t.prompt, t.response, t.score !== null])).toEqual([
-      [1, "add a --verbose flag to the CLI", "Added `--verbose` to the CLI; it is off by default.", true],
+      [
+        1,
+        "add a --verbose flag to the CLI",
+        "Added `--verbose` to the CLI; it is off by default.",
+        true,
+      ],
       [2, "thanks, now run the tests", null, false],
     ]);
-    expect(await db().agentSession.findUniqueOrThrow({ where: { id } })).toMatchObject({ source: "import", endedAt: null, transcriptPath: file });
+    expect(await db().agentSession.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      source: "import",
+      endedAt: null,
+      transcriptPath: file,
+    });
     expect(await db().sessionOutcome.findUnique({ where: { sessionId: id } })).toBeNull();
 
     // The agent answers the pending prompt.
     appendFileSync(
       file,
       [
-        entry(id, "grow-0001", 63, { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: `toolu_${id}_t`, name: "Bash", input: { command: "npm test" } }] } }),
-        entry(id, "grow-0002", 80, { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${id}_t`, content: "Tests: 12 passed, 12 total" }] } }),
-        entry(id, "grow-0003", 85, { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "All 12 tests pass with the new flag." }] } }),
+        entry(id, "grow-0001", 63, {
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [
+              {
+                type: "tool_use",
+                id: `toolu_${id}_t`,
+                name: "Bash",
+                input: { command: "npm test" },
+              },
+            ],
+          },
+        }),
+        entry(id, "grow-0002", 80, {
+          type: "user",
+          message: {
+            role: "user",
+            content: [
+              {
+                type: "tool_result",
+                tool_use_id: `toolu_${id}_t`,
+                content: "Tests: 12 passed, 12 total",
+              },
+            ],
+          },
+        }),
+        entry(id, "grow-0003", 85, {
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [{ type: "text", text: "All 12 tests pass with the new flag." }],
+          },
+        }),
       ].join("\n") + "\n",
     );
     const grown = await importTranscripts([file], { now: at(minutes(3)) });
     expect(grown).toMatchObject({ open: 1, accepted: 2, duplicates: 4 });
     turns = await turnsOf(id);
-    expect(turns[1]).toMatchObject({ response: "All 12 tests pass with the new flag.", toolsPassed: true });
+    expect(turns[1]).toMatchObject({
+      response: "All 12 tests pass with the new flag.",
+      toolsPassed: true,
+    });
     expect(turns[1]!.score?.joyInducing).toBe(1);
 
     // Nothing new: only duplicates, and the session is still open.
-    expect(await importTranscripts([file], { now: at(minutes(4)) })).toMatchObject({ open: 1, accepted: 0, duplicates: 6 });
+    expect(await importTranscripts([file], { now: at(minutes(4)) })).toMatchObject({
+      open: 1,
+      accepted: 0,
+      duplicates: 6,
+    });
 
     // Half an hour after its last entry the session is over: ended and given an outcome, once.
-    expect(await importTranscripts([file], { now: at(85 + minutes(30)) })).toMatchObject({ open: 0, accepted: 1, duplicates: 6 });
-    expect(await db().agentSession.findUniqueOrThrow({ where: { id } })).toMatchObject({ endReason: "idle", endedAt: at(85) });
+    expect(await importTranscripts([file], { now: at(85 + minutes(30)) })).toMatchObject({
+      open: 0,
+      accepted: 1,
+      duplicates: 6,
+    });
+    expect(await db().agentSession.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      endReason: "idle",
+      endedAt: at(85),
+    });
     const ended = await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } });
     expect(ended.signals).toMatchObject({ prompt_count: 2 });
 
@@ -87,17 +177,38 @@ describe("importing a transcript that is still being written", () => {
     appendFileSync(
       file,
       [
-        entry(id, "grow-0004", minutes(60), { type: "user", message: { role: "user", content: "great, thanks! that's all for today" } }),
-        entry(id, "grow-0005", minutes(60) + 4, { type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "You're welcome; the flag is ready to ship." }] } }),
+        entry(id, "grow-0004", minutes(60), {
+          type: "user",
+          message: { role: "user", content: "great, thanks! that's all for today" },
+        }),
+        entry(id, "grow-0005", minutes(60) + 4, {
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [{ type: "text", text: "You're welcome; the flag is ready to ship." }],
+          },
+        }),
       ].join("\n") + "\n",
     );
-    expect(await importTranscripts([file], { now: at(minutes(120)) })).toMatchObject({ open: 0, accepted: 3, duplicates: 6 });
+    expect(await importTranscripts([file], { now: at(minutes(120)) })).toMatchObject({
+      open: 0,
+      accepted: 3,
+      duplicates: 6,
+    });
     turns = await turnsOf(id);
     expect(turns.map((t) => t.number)).toEqual([1, 2, 3]);
-    expect(turns[2]).toMatchObject({ prompt: "great, thanks! that's all for today", response: "You're welcome; the flag is ready to ship." });
+    expect(turns[2]).toMatchObject({
+      prompt: "great, thanks! that's all for today",
+      response: "You're welcome; the flag is ready to ship.",
+    });
     expect(await db().sessionOutcome.count({ where: { sessionId: id } })).toBe(1);
-    expect((await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } })).signals).toMatchObject({ prompt_count: 3 });
-    expect(await db().agentSession.findUniqueOrThrow({ where: { id } })).toMatchObject({ endReason: "idle", endedAt: at(minutes(60) + 4) });
+    expect(
+      (await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } })).signals,
+    ).toMatchObject({ prompt_count: 3 });
+    expect(await db().agentSession.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      endReason: "idle",
+      endedAt: at(minutes(60) + 4),
+    });
   });
 
   it("credits no principle for an imported session: the agent was never given any", async () => {
@@ -107,8 +218,15 @@ describe("importing a transcript that is still being written", () => {
     await importTranscripts([file], { now: at(minutes(60)) });
     const turns = await turnsOf(id);
     expect(turns.length).toBeGreaterThan(0);
-    for (const t of turns) expect(t).toMatchObject({ contextDelivery: "imported", injectedPrinciples: [], injectedKeyPoints: [] });
-    expect((await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } })).credits).toEqual([]);
+    for (const t of turns)
+      expect(t).toMatchObject({
+        contextDelivery: "imported",
+        injectedPrinciples: [],
+        injectedKeyPoints: [],
+      });
+    expect(
+      (await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } })).credits,
+    ).toEqual([]);
     expect(await db().principleUsage.count({ where: { traceId: id } })).toBe(0);
   });
 });
@@ -117,27 +235,48 @@ describe("importing a session split over two files", () => {
   it("assembles it when both are imported, and ends it again when the second file arrives later", async () => {
     const first = fixtureLines("resumed/first", RESUMED);
     const id = first.id;
-    const second = readFileSync(path.join(FIXTURES, "resumed/second.jsonl"), "utf8").replaceAll(RESUMED, id);
+    const second = readFileSync(path.join(FIXTURES, "resumed/second.jsonl"), "utf8").replaceAll(
+      RESUMED,
+      id,
+    );
     const project = path.join(dir, `project-${id}`);
     mkdirSync(project);
     writeFileSync(path.join(project, "a.jsonl"), first.lines.join("\n") + "\n");
     const later = at(minutes(24 * 60));
 
     // The first file alone: one turn, over.
-    expect(await importTranscripts(await transcriptFiles(project), { now: later })).toMatchObject({ files: 1, sessions: 1, open: 0, accepted: 3 });
-    expect((await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } })).signals).toMatchObject({ prompt_count: 1 });
+    expect(await importTranscripts(await transcriptFiles(project), { now: later })).toMatchObject({
+      files: 1,
+      sessions: 1,
+      open: 0,
+      accepted: 3,
+    });
+    expect(
+      (await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } })).signals,
+    ).toMatchObject({ prompt_count: 1 });
 
     // Then the resumed file beside it: its repeated entries are duplicates, its new turn is added, the session ends again.
     writeFileSync(path.join(project, "b.jsonl"), second);
-    expect(await importTranscripts(await transcriptFiles(project), { now: later })).toMatchObject({ files: 2, sessions: 1, open: 0, accepted: 4, duplicates: 2 });
+    expect(await importTranscripts(await transcriptFiles(project), { now: later })).toMatchObject({
+      files: 2,
+      sessions: 1,
+      open: 0,
+      accepted: 4,
+      duplicates: 2,
+    });
     const turns = await turnsOf(id);
     expect(turns.map((t) => [t.number, t.prompt, t.hasMutations, t.score !== null])).toEqual([
       [1, "why does GET /orders return 500?", false, true],
       [2, "ok, do it", true, true],
     ]);
     expect(await db().sessionOutcome.count({ where: { sessionId: id } })).toBe(1);
-    expect((await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } })).signals).toMatchObject({ prompt_count: 2, made_edits: true });
+    expect(
+      (await db().sessionOutcome.findUniqueOrThrow({ where: { sessionId: id } })).signals,
+    ).toMatchObject({ prompt_count: 2, made_edits: true });
 
-    expect(await importTranscripts(await transcriptFiles(project), { now: later })).toMatchObject({ accepted: 0, duplicates: 6 });
+    expect(await importTranscripts(await transcriptFiles(project), { now: later })).toMatchObject({
+      accepted: 0,
+      duplicates: 6,
+    });
   });
 });

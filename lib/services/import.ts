@@ -2,7 +2,12 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { REPO_ROOT } from "@/lib/paths";
 import { agentEventSchema, type AgentEvent } from "@/lib/schemas/events";
-import { DEFAULT_IDLE_MINUTES, newestEntryTime, recentShiftMs, transcriptsToEvents } from "@/lib/transcripts/convert";
+import {
+  DEFAULT_IDLE_MINUTES,
+  newestEntryTime,
+  recentShiftMs,
+  transcriptsToEvents,
+} from "@/lib/transcripts/convert";
 import { sessionsOf, type Malformed } from "@/lib/transcripts/entries";
 import { ingestEvents } from "./ingest";
 
@@ -25,12 +30,20 @@ export type ImportOptions = {
   datedToNow?: boolean;
 };
 /** `open`: sessions left open (no /exit, written to within the idle time); importing again later closes them. */
-export type ImportSummary = { files: number; sessions: number; open: number; accepted: number; duplicates: number; malformed: Malformed[] };
+export type ImportSummary = {
+  files: number;
+  sessions: number;
+  open: number;
+  accepted: number;
+  duplicates: number;
+  malformed: Malformed[];
+};
 
 /** The ids of the shipped demo sessions, read from their transcripts. */
 export async function demoSessionIds(): Promise<string[]> {
   const ids = new Set<string>();
-  for (const file of await transcriptFiles(DEMO_DIR)) for (const id of sessionsOf(file, await readFile(file, "utf8"))) ids.add(id);
+  for (const file of await transcriptFiles(DEMO_DIR))
+    for (const id of sessionsOf(file, await readFile(file, "utf8"))) ids.add(id);
   return [...ids].sort();
 }
 
@@ -57,7 +70,9 @@ function isDemo(files: string[]): boolean {
 
 /** One shift for all the files, so sessions keep their order and spacing across files. */
 async function shiftToNow(files: string[], now: Date, idleMinutes: number): Promise<number> {
-  const newest = newestEntryTime(await Promise.all(files.map(async (file) => ({ file, text: await readFile(file, "utf8") }))));
+  const newest = newestEntryTime(
+    await Promise.all(files.map(async (file) => ({ file, text: await readFile(file, "utf8") }))),
+  );
   return newest === null ? 0 : recentShiftMs(newest, now, idleMinutes);
 }
 
@@ -94,24 +109,46 @@ async function groupBySession(files: string[]): Promise<string[][]> {
  * `idleMinutes`. Importing the same files again changes nothing; importing them after
  * they grew adds what is new and scores the grown turns and sessions again.
  */
-export async function importTranscripts(files: string[], options: ImportOptions = {}): Promise<ImportSummary> {
+export async function importTranscripts(
+  files: string[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const now = options.now ?? new Date();
   const idleMinutes = options.idleMinutes ?? DEFAULT_IDLE_MINUTES;
-  const convertOptions = { now, idleMinutes, shiftMs: (options.datedToNow ?? isDemo(files)) ? await shiftToNow(files, now, idleMinutes) : 0 };
-  const summary: ImportSummary = { files: 0, sessions: 0, open: 0, accepted: 0, duplicates: 0, malformed: [] };
+  const convertOptions = {
+    now,
+    idleMinutes,
+    shiftMs: (options.datedToNow ?? isDemo(files)) ? await shiftToNow(files, now, idleMinutes) : 0,
+  };
+  const summary: ImportSummary = {
+    files: 0,
+    sessions: 0,
+    open: 0,
+    accepted: 0,
+    duplicates: 0,
+    malformed: [],
+  };
   for (const group of await groupBySession(files)) {
-    const texts = await Promise.all(group.map(async (file) => ({ file, text: await readFile(file, "utf8") })));
+    const texts = await Promise.all(
+      group.map(async (file) => ({ file, text: await readFile(file, "utf8") })),
+    );
     const converted = transcriptsToEvents(texts, convertOptions);
     summary.malformed.push(...converted.malformed);
     const events = converted.events.flatMap((e): AgentEvent[] => {
       const parsed = agentEventSchema.safeParse(e);
       if (parsed.success) return [parsed.data];
       const file = "transcript_path" in e && e.transcript_path ? e.transcript_path : group[0]!;
-      summary.malformed.push({ file, line: 0, reason: `event ${e.id}: ${parsed.error.issues[0]?.message ?? "invalid"}` });
+      summary.malformed.push({
+        file,
+        line: 0,
+        reason: `event ${e.id}: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      });
       return [];
     });
     for (let start = 0; start < events.length; start += IMPORT_BATCH) {
-      const result = await ingestEvents(events.slice(start, start + IMPORT_BATCH), { source: "import" });
+      const result = await ingestEvents(events.slice(start, start + IMPORT_BATCH), {
+        source: "import",
+      });
       summary.accepted += result.accepted;
       summary.duplicates += result.duplicates;
     }

@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => teardown());
 
 /** A secret of the length the variable demands, unique to this run. */
-const secretFor = (label: string) => `chk_${unique(label).replace(/[^a-z0-9]/gi, "")}`.padEnd(48, "0");
+const secretFor = (label: string) =>
+  `chk_${unique(label).replace(/[^a-z0-9]/gi, "")}`.padEnd(48, "0");
 const asKey = (key: string) => new Headers({ "x-api-key": key });
 
 describe("applyInit", () => {
@@ -27,7 +28,11 @@ describe("applyInit", () => {
   it("stores the key once, hashed, owned by the first admin, audited; later starts change nothing", async () => {
     const secret = secretFor("init");
     const name = unique("headless");
-    const e = parseEnv({ CHARTER_INIT_API_KEY: secret, CHARTER_INIT_API_KEY_NAME: name, CHARTER_INIT_API_KEY_SCOPE: "ingest,read" });
+    const e = parseEnv({
+      CHARTER_INIT_API_KEY: secret,
+      CHARTER_INIT_API_KEY_NAME: name,
+      CHARTER_INIT_API_KEY_SCOPE: "ingest,read",
+    });
 
     const first = await applyInit(e);
     expect(first).toEqual({ apiKey: { id: expect.any(String), name, created: true } });
@@ -39,16 +44,32 @@ describe("applyInit", () => {
     expect(rows[0]?.key).not.toContain(secret);
     expect(rows[0]?.start).toBe(secret.slice(0, 6));
     const owner = await ensureAdmin(e.CHARTER_ADMIN_EMAIL);
-    expect(await resolveCaller(asKey(secret))).toEqual({ kind: "api_key", keyId: id, name, ownerId: owner.id, scopes: ["ingest", "read"] });
+    expect(await resolveCaller(asKey(secret))).toEqual({
+      kind: "api_key",
+      keyId: id,
+      name,
+      ownerId: owner.id,
+      scopes: ["ingest", "read"],
+    });
 
     const audit = await db().auditLog.findMany({ where: { objectType: "api_key", objectId: id } });
-    expect(audit.map((a) => [a.action, a.actorLabel])).toEqual([["api_key.create", "env:CHARTER_INIT"]]);
-    expect(audit[0]?.after).toEqual({ name, scopes: ["ingest", "read"], start: secret.slice(0, 6), ownerId: owner.id });
+    expect(audit.map((a) => [a.action, a.actorLabel])).toEqual([
+      ["api_key.create", "env:CHARTER_INIT"],
+    ]);
+    expect(audit[0]?.after).toEqual({
+      name,
+      scopes: ["ingest", "read"],
+      start: secret.slice(0, 6),
+      ownerId: owner.id,
+    });
   });
 
   it("keeps a revoked key revoked on the next start", async () => {
     const secret = secretFor("revoked");
-    const e = parseEnv({ CHARTER_INIT_API_KEY: secret, CHARTER_INIT_API_KEY_NAME: unique("revoked") });
+    const e = parseEnv({
+      CHARTER_INIT_API_KEY: secret,
+      CHARTER_INIT_API_KEY_NAME: unique("revoked"),
+    });
     const id = (await applyInit(e)).apiKey?.id ?? "";
     expect(await apiKeys.revoke(id, { id: null, label: "test" })).toBe(true);
     expect(await applyInit(e)).toMatchObject({ apiKey: { id, created: false } });
@@ -57,7 +78,10 @@ describe("applyInit", () => {
 
   it("stores one key when several servers start at once", async () => {
     const name = unique("racing");
-    const e = parseEnv({ CHARTER_INIT_API_KEY: secretFor("racing"), CHARTER_INIT_API_KEY_NAME: name });
+    const e = parseEnv({
+      CHARTER_INIT_API_KEY: secretFor("racing"),
+      CHARTER_INIT_API_KEY_NAME: name,
+    });
     const outcomes = await Promise.all([applyInit(e), applyInit(e), applyInit(e)]);
     expect(outcomes.filter((o) => o.apiKey?.created)).toHaveLength(1);
     expect(new Set(outcomes.map((o) => o.apiKey?.id)).size).toBe(1);

@@ -18,11 +18,26 @@ function problems(source: Record<string, string>): string {
 describe("CHARTER_INIT_* variables", () => {
   it.each([
     [{ CHARTER_INIT_API_KEY: "chk_short" }, "CHARTER_INIT_API_KEY: must be at least 32 characters"],
-    [{ CHARTER_INIT_API_KEY: `${SECRET} x` }, "CHARTER_INIT_API_KEY: must be printable ASCII without spaces"],
-    [{ CHARTER_INIT_API_KEY: SECRET, CHARTER_INIT_API_KEY_SCOPE: "write" }, "CHARTER_INIT_API_KEY_SCOPE: must be ingest, read or a comma-separated list of them"],
-    [{ CHARTER_INIT_API_KEY: SECRET, CHARTER_INIT_API_KEY_NAME: "n".repeat(65) }, "CHARTER_INIT_API_KEY_NAME: must be at most 64 characters"],
-    [{ CHARTER_INIT_API_KEY_NAME: "ci" }, "CHARTER_INIT_API_KEY_NAME: is set but CHARTER_INIT_API_KEY is not"],
-    [{ CHARTER_INIT_API_KEY_SCOPE: "read" }, "CHARTER_INIT_API_KEY_SCOPE: is set but CHARTER_INIT_API_KEY is not"],
+    [
+      { CHARTER_INIT_API_KEY: `${SECRET} x` },
+      "CHARTER_INIT_API_KEY: must be printable ASCII without spaces",
+    ],
+    [
+      { CHARTER_INIT_API_KEY: SECRET, CHARTER_INIT_API_KEY_SCOPE: "write" },
+      "CHARTER_INIT_API_KEY_SCOPE: must be ingest, read or a comma-separated list of them",
+    ],
+    [
+      { CHARTER_INIT_API_KEY: SECRET, CHARTER_INIT_API_KEY_NAME: "n".repeat(65) },
+      "CHARTER_INIT_API_KEY_NAME: must be at most 64 characters",
+    ],
+    [
+      { CHARTER_INIT_API_KEY_NAME: "ci" },
+      "CHARTER_INIT_API_KEY_NAME: is set but CHARTER_INIT_API_KEY is not",
+    ],
+    [
+      { CHARTER_INIT_API_KEY_SCOPE: "read" },
+      "CHARTER_INIT_API_KEY_SCOPE: is set but CHARTER_INIT_API_KEY is not",
+    ],
   ])("%j is refused: %s", (source, message) => {
     expect(problems(source)).toBe(message);
   });
@@ -35,7 +50,14 @@ describe("CHARTER_INIT_* variables", () => {
     [{}, null],
     [{ CHARTER_INIT_API_KEY: " ", CHARTER_INIT_API_KEY_NAME: "" }, null],
     [{ CHARTER_INIT_API_KEY: SECRET }, { secret: SECRET, name: "init", scopes: ["ingest"] }],
-    [{ CHARTER_INIT_API_KEY: SECRET, CHARTER_INIT_API_KEY_NAME: " ci ", CHARTER_INIT_API_KEY_SCOPE: "read, ingest,read" }, { secret: SECRET, name: "ci", scopes: ["read", "ingest"] }],
+    [
+      {
+        CHARTER_INIT_API_KEY: SECRET,
+        CHARTER_INIT_API_KEY_NAME: " ci ",
+        CHARTER_INIT_API_KEY_SCOPE: "read, ingest,read",
+      },
+      { secret: SECRET, name: "ci", scopes: ["read", "ingest"] },
+    ],
   ])("%j asks for %j", (source, expected) => {
     expect(initApiKey(parseEnv(source))).toEqual(expected);
   });

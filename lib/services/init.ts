@@ -20,7 +20,10 @@ export async function applyInit(e: Env = env()): Promise<InitOutcome> {
   const wanted = initApiKey(e);
   if (!wanted) return { apiKey: null };
   const owner = await ensureAdmin(e.CHARTER_ADMIN_EMAIL, INIT_ACTOR);
-  const stored = await apiKeys.ensure({ secret: wanted.secret, name: wanted.name, scopes: wanted.scopes, ownerId: owner.id }, INIT_ACTOR);
+  const stored = await apiKeys.ensure(
+    { secret: wanted.secret, name: wanted.name, scopes: wanted.scopes, ownerId: owner.id },
+    INIT_ACTOR,
+  );
   return { apiKey: { id: stored.id, name: wanted.name, created: stored.created } };
 }
 
@@ -28,7 +31,8 @@ export async function applyInit(e: Env = env()): Promise<InitOutcome> {
 export async function applyInitOnStart(): Promise<void> {
   try {
     const { apiKey } = await applyInit();
-    if (apiKey?.created) log.info(`CHARTER_INIT_API_KEY stored as API key "${apiKey.name}" (${apiKey.id})`);
+    if (apiKey?.created)
+      log.info(`CHARTER_INIT_API_KEY stored as API key "${apiKey.name}" (${apiKey.id})`);
   } catch (error) {
     log.error("could not apply the CHARTER_INIT_* settings", error);
   }

@@ -30,7 +30,11 @@ afterAll(() => teardown());
 describe("recomputing totals when the weights change", () => {
   it("moves every stored total to the new weights and leaves the scores alone", async () => {
     const before = await db().turnScore.findMany();
-    const { weightSet, jobId } = await weightSets.save({ joy_inducing: 5, ethical: 2, composable: 1.5 }, "joy matters more", actor);
+    const { weightSet, jobId } = await weightSets.save(
+      { joy_inducing: 5, ethical: 2, composable: 1.5 },
+      "joy matters more",
+      actor,
+    );
     await drainRecomputeJobs();
     const job = await db().recomputeJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(job).toMatchObject({ status: "done", done: job.total });
@@ -38,12 +42,22 @@ describe("recomputing totals when the weights change", () => {
     for (const row of after) {
       const old = before.find((b) => b.turnId === row.turnId);
       if (old) expect(row.joyInducing).toBe(old.joyInducing);
-      const score = new PrincipleScore({ tasteful: row.tasteful, curated: row.curated, ethical: row.ethical, joy_inducing: row.joyInducing, composable: row.composable, heterarchical: row.heterarchical, generative: row.generative });
+      const score = new PrincipleScore({
+        tasteful: row.tasteful,
+        curated: row.curated,
+        ethical: row.ethical,
+        joy_inducing: row.joyInducing,
+        composable: row.composable,
+        heterarchical: row.heterarchical,
+        generative: row.generative,
+      });
       expect(row.weightSetId).toBe(weightSet.id);
       expect(row.weightedTotal).toBe(score.weightedTotal(weightSet.weights));
       expect(row.normalizedTotal).toBe(score.normalizedTotal(weightSet.weights));
     }
-    const audit = await db().auditLog.findFirst({ where: { action: "weights.update", objectId: String(weightSet.id) } });
+    const audit = await db().auditLog.findFirst({
+      where: { action: "weights.update", objectId: String(weightSet.id) },
+    });
     expect(audit?.after).toMatchObject({ weights: { joy_inducing: 5 } });
   });
 
@@ -57,7 +71,10 @@ describe("recomputing totals when the weights change", () => {
     const midway = await db().recomputeJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(midway.done).toBe(2);
     // Instance A "crashes": its lease lapses, B takes over and finishes from the cursor.
-    await db().recomputeJob.update({ where: { id: jobId }, data: { leaseUntil: new Date(Date.now() - 1_000) } });
+    await db().recomputeJob.update({
+      where: { id: jobId },
+      data: { leaseUntil: new Date(Date.now() - 1_000) },
+    });
     await drainRecomputeJobs("instance-b", 2);
     const done = await db().recomputeJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(done.status).toBe("done");

@@ -29,16 +29,24 @@ export async function claimJob(owner: string): Promise<ClaimedJob | null> {
  * scores do not change), in one transaction with the job's progress. Returns false
  * when the job is finished.
  */
-export async function runBatch(job: ClaimedJob, owner: string, batchSize = RECOMPUTE_BATCH): Promise<boolean> {
+export async function runBatch(
+  job: ClaimedJob,
+  owner: string,
+  batchSize = RECOMPUTE_BATCH,
+): Promise<boolean> {
   return db().$transaction(async (tx) => {
     const state = await tx.recomputeJob.findUniqueOrThrow({ where: { id: job.id } });
     if (state.leaseOwner !== owner || state.status !== "running") throw new LeaseLostError(job.id);
     const set = await tx.weightSet.findUniqueOrThrow({ where: { id: job.weight_set_id } });
     const weights = set.weights as Record<string, number>;
     const max = PrincipleScore.maxTotal(weights);
-    const ids = await tx.$queryRaw<{ turn_id: string }[]>`SELECT turn_id FROM turn_score WHERE turn_id > ${state.cursor ?? ""} ORDER BY turn_id LIMIT ${batchSize}`;
+    const ids = await tx.$queryRaw<
+      { turn_id: string }[]
+    >`SELECT turn_id FROM turn_score WHERE turn_id > ${state.cursor ?? ""} ORDER BY turn_id LIMIT ${batchSize}`;
     if (ids.length > 0) {
-      const sum = PRINCIPLES.map((p) => `${SCORE_SQL_COLUMN[p]} * ${Number(weights[p] ?? 1)}`).join(" + ");
+      const sum = PRINCIPLES.map((p) => `${SCORE_SQL_COLUMN[p]} * ${Number(weights[p] ?? 1)}`).join(
+        " + ",
+      );
       await tx.$executeRawUnsafe(
         `UPDATE turn_score SET weighted_total = round((${sum})::numeric, 4)::float8, max_total = $1::float8, normalized_total = CASE WHEN $1::float8 = 0 THEN 0 ELSE round(((${sum}) / $1::float8)::numeric, 4)::float8 END, weight_set_id = $2::int WHERE turn_id = ANY($3::text[])`,
         max,
@@ -62,7 +70,10 @@ export async function runBatch(job: ClaimedJob, owner: string, batchSize = RECOM
 }
 
 /** Runs every runnable job to the end; safe to call from several instances at once. */
-export async function drainRecomputeJobs(owner: string = randomUUID(), batchSize = RECOMPUTE_BATCH): Promise<number> {
+export async function drainRecomputeJobs(
+  owner: string = randomUUID(),
+  batchSize = RECOMPUTE_BATCH,
+): Promise<number> {
   let finished = 0;
   for (let job = await claimJob(owner); job; job = await claimJob(owner)) {
     try {
@@ -70,14 +81,23 @@ export async function drainRecomputeJobs(owner: string = randomUUID(), batchSize
       finished++;
     } catch (error) {
       if (error instanceof LeaseLostError) continue;
-      await db().recomputeJob.update({ where: { id: job.id }, data: { status: "failed", error: error instanceof Error ? error.message : String(error), leaseOwner: null } });
+      await db().recomputeJob.update({
+        where: { id: job.id },
+        data: {
+          status: "failed",
+          error: error instanceof Error ? error.message : String(error),
+          leaseOwner: null,
+        },
+      });
       log.error(`recompute job ${job.id} failed`, error);
     }
   }
   return finished;
 }
 
-const globalWorker = globalThis as unknown as { __charterRecompute?: { timer: NodeJS.Timeout; busy: boolean } };
+const globalWorker = globalThis as unknown as {
+  __charterRecompute?: { timer: NodeJS.Timeout; busy: boolean };
+};
 
 /** Starts this process's background worker: it polls for recompute jobs every `intervalMs`. */
 export function startRecomputeWorker(intervalMs = 1_000): void {

@@ -1,5 +1,13 @@
 import type { AgentEventInput } from "@/lib/schemas/events";
-import { classifyUser, EXIT_COMMANDS, parseTranscript, textOf, toolResultText, type Located, type Malformed } from "./entries";
+import {
+  classifyUser,
+  EXIT_COMMANDS,
+  parseTranscript,
+  textOf,
+  toolResultText,
+  type Located,
+  type Malformed,
+} from "./entries";
 
 /**
  * Claude Code transcripts as agent events, the same events the hooks send:
@@ -36,7 +44,12 @@ export type TranscriptFile = { file: string; text: string };
 export type ConvertOptions = { now: Date; idleMinutes: number; shiftMs?: number };
 /** A session found in the transcripts: `ended` says why it was closed, or null when it is still open. */
 export type ConvertedSession = { id: string; ended: "exit" | "idle" | null; lastAt: string | null };
-export type Converted = { sessions: ConvertedSession[]; events: AgentEventInput[]; malformed: Malformed[]; lines: number };
+export type Converted = {
+  sessions: ConvertedSession[];
+  events: AgentEventInput[];
+  malformed: Malformed[];
+  lines: number;
+};
 
 const DAY_MS = 86_400_000;
 /** Transcripts whose newest entry is at most this many days old keep their own times when dated to now. */
@@ -59,7 +72,8 @@ export function recentShiftMs(newest: number, now: Date, idleMinutes: number): n
 export function newestEntryTime(files: TranscriptFile[]): number | null {
   let newest: number | null = null;
   for (const { file, text } of files) {
-    for (const e of parseTranscript(file, text).entries) if (e.time !== null && (newest === null || e.time > newest)) newest = e.time;
+    for (const e of parseTranscript(file, text).entries)
+      if (e.time !== null && (newest === null || e.time > newest)) newest = e.time;
   }
   return newest;
 }
@@ -70,8 +84,13 @@ const iso = (time: number | null) => (time === null ? undefined : new Date(time)
 
 function utilization(usage: Record<string, number> | undefined): number | undefined {
   if (!usage) return undefined;
-  const used = (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
-  return used > 0 ? Math.min(1, Math.round((used / CONTEXT_WINDOW_TOKENS) * 10_000) / 10_000) : undefined;
+  const used =
+    (usage.input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0) +
+    (usage.cache_creation_input_tokens ?? 0);
+  return used > 0
+    ? Math.min(1, Math.round((used / CONTEXT_WINDOW_TOKENS) * 10_000) / 10_000)
+    : undefined;
 }
 
 /**
@@ -89,7 +108,9 @@ function merge(perFile: Located[][]): Located[] {
   for (;;) {
     // The earliest head; on a tie the file given first.
     let pick: (typeof queues)[number] | undefined;
-    for (const q of queues) if (q.next < q.items.length && (!pick || q.items[q.next]!.at < pick.items[pick.next]!.at)) pick = q;
+    for (const q of queues)
+      if (q.next < q.items.length && (!pick || q.items[q.next]!.at < pick.items[pick.next]!.at))
+        pick = q;
     if (!pick) return out;
     const { e } = pick.items[pick.next++]!;
     if (typeof e.entry.uuid === "string" && e.entry.uuid) {
@@ -100,7 +121,12 @@ function merge(perFile: Located[][]): Located[] {
   }
 }
 
-function convertSession(session: string, entries: Located[], options: ConvertOptions, events: AgentEventInput[]): ConvertedSession | null {
+function convertSession(
+  session: string,
+  entries: Located[],
+  options: ConvertOptions,
+  events: AgentEventInput[],
+): ConvertedSession | null {
   const pending = new Map<string, { name: string; input: unknown }>();
   let turn: Turn | null = null;
   let exited = false;
@@ -109,14 +135,22 @@ function convertSession(session: string, entries: Located[], options: ConvertOpt
 
   const stop = () => {
     if (turn?.reply) {
-      events.push({ type: "Stop", id: `import:${session}:stop:${turn.lastKey}`, session_id: session, at: turn.lastAt, response: turn.reply, context_utilization: utilization(turn.usage) });
+      events.push({
+        type: "Stop",
+        id: `import:${session}:stop:${turn.lastKey}`,
+        session_id: session,
+        at: turn.lastAt,
+        response: turn.reply,
+        context_utilization: utilization(turn.usage),
+      });
     }
     turn = null;
   };
 
   for (const located of entries) {
     const { entry, key } = located;
-    if (located.time !== null && (lastTime === null || located.time > lastTime)) lastTime = located.time;
+    if (located.time !== null && (lastTime === null || located.time > lastTime))
+      lastTime = located.time;
     if ((entry.type !== "user" && entry.type !== "assistant") || entry.isSidechain) continue;
     lastMain = located;
     const at = iso(located.time);
@@ -125,7 +159,9 @@ function convertSession(session: string, entries: Located[], options: ConvertOpt
 
     if (entry.type === "assistant") {
       if (!turn) continue;
-      for (const b of blocks) if (b.type === "tool_use" && b.id && b.name) pending.set(b.id, { name: b.name, input: b.input });
+      for (const b of blocks)
+        if (b.type === "tool_use" && b.id && b.name)
+          pending.set(b.id, { name: b.name, input: b.input });
       const reply = textOf(content).trim();
       if (reply) turn.reply = reply;
       if (entry.message?.usage) turn.usage = entry.message.usage;
@@ -135,11 +171,21 @@ function convertSession(session: string, entries: Located[], options: ConvertOpt
     }
 
     for (const b of blocks) {
-      const use = b.type === "tool_result" && b.tool_use_id ? pending.get(b.tool_use_id) : undefined;
+      const use =
+        b.type === "tool_result" && b.tool_use_id ? pending.get(b.tool_use_id) : undefined;
       if (!use || !b.tool_use_id) continue;
       pending.delete(b.tool_use_id);
       const output = toolResultText(b.content);
-      events.push({ type: "PostToolUse", id: `import:${session}:tool:${b.tool_use_id}`, session_id: session, at, tool_name: use.name, tool_use_id: b.tool_use_id, tool_input: use.input, tool_response: b.is_error ? `Error: ${output}` : output });
+      events.push({
+        type: "PostToolUse",
+        id: `import:${session}:tool:${b.tool_use_id}`,
+        session_id: session,
+        at,
+        tool_name: use.name,
+        tool_use_id: b.tool_use_id,
+        tool_input: use.input,
+        tool_response: b.is_error ? `Error: ${output}` : output,
+      });
       if (turn) {
         turn.lastKey = key;
         turn.lastAt = at ?? turn.lastAt;
@@ -149,19 +195,37 @@ function convertSession(session: string, entries: Located[], options: ConvertOpt
     if (kind.kind === "prompt") {
       stop();
       exited = false;
-      events.push({ type: "UserPromptSubmit", id: `import:${session}:prompt:${key}`, session_id: session, at, cwd: entry.cwd, transcript_path: located.file, prompt: kind.text, context_delivered: false });
+      events.push({
+        type: "UserPromptSubmit",
+        id: `import:${session}:prompt:${key}`,
+        session_id: session,
+        at,
+        cwd: entry.cwd,
+        transcript_path: located.file,
+        prompt: kind.text,
+        context_delivered: false,
+      });
       turn = { reply: "", lastKey: key, lastAt: at };
     } else if (kind.kind === "command" || kind.kind === "interrupt") {
       stop();
-      if (kind.kind === "command" && kind.name) exited = (EXIT_COMMANDS as readonly string[]).includes(kind.name);
+      if (kind.kind === "command" && kind.name)
+        exited = (EXIT_COMMANDS as readonly string[]).includes(kind.name);
     }
   }
   stop();
   if (!lastMain) return null;
 
-  const idle = lastTime !== null && options.now.getTime() - lastTime >= options.idleMinutes * 60_000;
+  const idle =
+    lastTime !== null && options.now.getTime() - lastTime >= options.idleMinutes * 60_000;
   const ended = exited ? "exit" : idle ? "idle" : null;
-  if (ended) events.push({ type: "SessionEnd", id: `import:${session}:end:${lastMain.key}`, session_id: session, at: iso(lastTime), reason: ended });
+  if (ended)
+    events.push({
+      type: "SessionEnd",
+      id: `import:${session}:end:${lastMain.key}`,
+      session_id: session,
+      at: iso(lastTime),
+      reason: ended,
+    });
   return { id: session, ended, lastAt: iso(lastTime) ?? null };
 }
 
@@ -180,7 +244,10 @@ export function transcriptsToEvents(files: TranscriptFile[], options: ConvertOpt
     const own = new Map<string, Located[]>();
     const shift = options.shiftMs ?? 0;
     for (const parsedEntry of parsed.entries) {
-      const e = shift && parsedEntry.time !== null ? { ...parsedEntry, time: parsedEntry.time + shift } : parsedEntry;
+      const e =
+        shift && parsedEntry.time !== null
+          ? { ...parsedEntry, time: parsedEntry.time + shift }
+          : parsedEntry;
       if (!own.has(e.session)) own.set(e.session, []);
       own.get(e.session)!.push(e);
     }

@@ -38,13 +38,16 @@ const TEXT_OID = 25;
  */
 function retypeCatalogColumns(queryable) {
   if (typeof queryable.performIO !== "function") {
-    throw new Error("@prisma/adapter-pg internals changed (no performIO); the schema-engine stand-in needs updating");
+    throw new Error(
+      "@prisma/adapter-pg internals changed (no performIO); the schema-engine stand-in needs updating",
+    );
   }
   const performIO = queryable.performIO.bind(queryable);
   queryable.performIO = async (query) => {
     const result = await performIO(query);
     for (const field of result?.fields ?? []) {
-      if (field.dataTypeID === CHAR_OID || field.dataTypeID === NAME_OID) field.dataTypeID = TEXT_OID;
+      if (field.dataTypeID === CHAR_OID || field.dataTypeID === NAME_OID)
+        field.dataTypeID = TEXT_OID;
     }
     return result;
   };
@@ -84,7 +87,8 @@ async function openPgAdapter(config, schema, onDispose) {
   retypeCatalogColumns(adapter);
 
   const startTransaction = adapter.startTransaction.bind(adapter);
-  adapter.startTransaction = async (...args) => retypeCatalogColumns(await startTransaction(...args));
+  adapter.startTransaction = async (...args) =>
+    retypeCatalogColumns(await startTransaction(...args));
 
   // adapter-pg's executeScript splits the script on every ";" and runs the
   // pieces one by one, which breaks any migration with a ";" inside a string
@@ -144,8 +148,10 @@ class PostgresAdapterFactory {
       // The shadow database must be dropped only after its own pool is closed:
       // PostgreSQL refuses to drop a database that still has connections.
       // openPgAdapter's onDispose runs after the pool has ended.
-      return await openPgAdapter(poolConfig(this.target, { database: name }), this.target.schema, () =>
-        this.dropShadowDb(name),
+      return await openPgAdapter(
+        poolConfig(this.target, { database: name }),
+        this.target.schema,
+        () => this.dropShadowDb(name),
       );
     } catch (error) {
       await this.dropShadowDb(name);
@@ -278,7 +284,10 @@ $$;`;
  * unlike the native engine, does not reset one it did not create.
  */
 async function openExternalShadow(target, log) {
-  log("INFO", `resetting the shadow database ${target.kind === "postgres" ? target.config.database : target.dir}`);
+  log(
+    "INFO",
+    `resetting the shadow database ${target.kind === "postgres" ? target.config.database : target.dir}`,
+  );
   const adapter =
     target.kind === "postgres"
       ? await openPgAdapter(poolConfig(target), target.schema)
@@ -293,7 +302,8 @@ async function openExternalShadow(target, log) {
 }
 
 // The query the engine runs as soon as it is created, before any command.
-const STARTUP_QUERY = /^SELECT EXISTS\(SELECT 1 FROM pg_namespace WHERE nspname = \$1\), version\(\)/;
+const STARTUP_QUERY =
+  /^SELECT EXISTS\(SELECT 1 FROM pg_namespace WHERE nspname = \$1\), version\(\)/;
 
 /**
  * A factory for commands that need no database: the engine insists on a
@@ -354,7 +364,9 @@ export function createAdapterFactory(datasource, log) {
     );
   }
   const target = parseDatabaseTarget(datasource.url);
-  const shadowTarget = datasource.shadowDatabaseUrl ? parseDatabaseTarget(datasource.shadowDatabaseUrl) : undefined;
+  const shadowTarget = datasource.shadowDatabaseUrl
+    ? parseDatabaseTarget(datasource.shadowDatabaseUrl)
+    : undefined;
   return target.kind === "postgres"
     ? new PostgresAdapterFactory({ target, shadowTarget, log })
     : new PGliteAdapterFactory({ target, shadowTarget, log });

@@ -28,7 +28,12 @@ const DEBUG = /^(1|true|yes)$/i.test(process.env.CHARTER_SCHEMA_ENGINE_DEBUG ?? 
 /** Writes one log line to stderr in the native engine's JSON format. */
 function log(level, message, fields = {}, target = "charter_schema_engine") {
   process.stderr.write(
-    JSON.stringify({ timestamp: new Date().toISOString(), level, fields: { message, ...fields }, target }) + "\n",
+    JSON.stringify({
+      timestamp: new Date().toISOString(),
+      level,
+      fields: { message, ...fields },
+      target,
+    }) + "\n",
   );
 }
 
@@ -100,7 +105,11 @@ function toRpcError(error, registry) {
   const code = source?.code;
   if (typeof code === "string" && /^P\d{4}$/.test(code)) data.error_code = code;
   if (source?.meta !== undefined) data.meta = source.meta;
-  return { code: ENGINE_ERROR, message: "An error happened. Check the data field for details.", data };
+  return {
+    code: ENGINE_ERROR,
+    message: "An error happened. Check the data field for details.",
+    data,
+  };
 }
 
 /** Diff sources that are computed without a database (the others need one, or a shadow database). */
@@ -131,7 +140,10 @@ async function withMigrationSchema(engine, params, run) {
     return await run();
   } catch (error) {
     if (!String(error?.message).includes(NO_SHADOW_FACTORY) || !params?.migrationsList) throw error;
-    log("INFO", "migration schema not cached after applying migrations; replaying them into a shadow database");
+    log(
+      "INFO",
+      "migration schema not cached after applying migrations; replaying them into a shadow database",
+    );
     await engine.diagnoseMigrationHistory({
       migrationsList: params.migrationsList,
       optInToShadowDatabase: true,
@@ -158,7 +170,9 @@ async function serve(args) {
     const key = offline ? "offline" : "database";
     if (!engines.has(key)) {
       const bound = bindMigrationAwareSqlAdapterFactory(
-        offline ? new OfflineAdapterFactory("this command ran without a database connection") : factory,
+        offline
+          ? new OfflineAdapterFactory("this command ran without a database connection")
+          : factory,
       );
       engines.set(key, { bound, engine: createSchemaEngine(datamodels, bound, debug) });
     }
@@ -190,8 +204,10 @@ async function serve(args) {
       return { ...result, stdout: null };
     },
 
-    evaluateDataLoss: (engine, params) => withMigrationSchema(engine, params, () => engine.evaluateDataLoss(params)),
-    createMigration: (engine, params) => withMigrationSchema(engine, params, () => engine.createMigration(params)),
+    evaluateDataLoss: (engine, params) =>
+      withMigrationSchema(engine, params, () => engine.evaluateDataLoss(params)),
+    createMigration: (engine, params) =>
+      withMigrationSchema(engine, params, () => engine.createMigration(params)),
 
     // Not implemented by the wasm engine.
     async createDatabase(_engine, params) {
@@ -221,7 +237,11 @@ async function serve(args) {
       let result;
       if (handlers[method]) {
         result = await handlers[method](engine, params);
-      } else if (typeof engine[method] === "function" && method !== "free" && method !== "constructor") {
+      } else if (
+        typeof engine[method] === "function" &&
+        method !== "free" &&
+        method !== "constructor"
+      ) {
         // Call as a method: wasm-bindgen methods need `this` bound to the engine.
         result = await engine[method](params);
       } else {

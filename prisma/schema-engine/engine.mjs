@@ -32,7 +32,10 @@ export function takePanicMessage() {
 async function loadRuntime() {
   if (runtime) return runtime;
   const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
-  const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
+  const wasmPath = path.join(
+    path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
+    "schema_engine_bg.wasm",
+  );
   const wasmModule = new WebAssembly.Module(readFileSync(wasmPath));
   const instance = new WebAssembly.Instance(wasmModule, { "./schema_engine_bg.js": glue });
   glue.__wbg_set_wasm(instance.exports);
@@ -47,7 +50,10 @@ async function loadRuntime() {
  */
 export function enginesHash() {
   // package.json is not in the package's "exports"; read it next to the glue module.
-  const pkgPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "package.json");
+  const pkgPath = path.join(
+    path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
+    "package.json",
+  );
   const { version } = JSON.parse(readFileSync(pkgPath, "utf8"));
   return /([0-9a-f]{40})$/.exec(version)?.[1] ?? version;
 }

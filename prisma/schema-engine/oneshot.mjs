@@ -41,7 +41,10 @@ export function pgConnectionError(error, config) {
         `Can't reach database server at \`${at}\`\n\nPlease make sure your database server is running at \`${at}\`.`,
       );
     case "3D000":
-      return new UserFacingError("P1003", `Database \`${config.database}\` does not exist on the database server at \`${at}\`.`);
+      return new UserFacingError(
+        "P1003",
+        `Database \`${config.database}\` does not exist on the database server at \`${at}\`.`,
+      );
     case "28P01":
     case "28000":
       return new UserFacingError(
@@ -50,7 +53,10 @@ export function pgConnectionError(error, config) {
           `Please make sure to provide valid database credentials for the database server at \`${at}\`.`,
       );
     case "42501":
-      return new UserFacingError("P1010", `User \`${config.user ?? ""}\` was denied access on the database \`${config.database}\``);
+      return new UserFacingError(
+        "P1010",
+        `User \`${config.user ?? ""}\` was denied access on the database \`${config.database}\``,
+      );
     default:
       return error;
   }
@@ -85,7 +91,10 @@ async function canConnect(target) {
   // A missing embedded directory reads as "database does not exist" (P1003),
   // so the CLI goes on to `create-database` exactly as for a server.
   if (!isDataDir(target.dir)) {
-    throw new UserFacingError("P1003", `Database \`${path.basename(target.dir)}\` does not exist at \`${target.dir}\`.`);
+    throw new UserFacingError(
+      "P1003",
+      `Database \`${path.basename(target.dir)}\` does not exist at \`${target.dir}\`.`,
+    );
   }
 }
 
@@ -167,7 +176,12 @@ export async function runOneShot(command, datasource, log) {
   } catch (error) {
     // The CLI looks for this exact shape: level ERROR, target
     // schema_engine::logger, fields.error_code + fields.message.
-    log("ERROR", error.message, error instanceof UserFacingError ? { error_code: error.code } : {}, "schema_engine::logger");
+    log(
+      "ERROR",
+      error.message,
+      error instanceof UserFacingError ? { error_code: error.code } : {},
+      "schema_engine::logger",
+    );
     return 1;
   }
 }

@@ -98,7 +98,10 @@ $$;
 `;
 
 // A second, hand-written migration and the schema it leads to.
-const SCHEMA_V2 = SCHEMA.replace("  createdAt DateTime @default(now())\n", "  createdAt DateTime @default(now())\n  weight    Int      @default(1)\n");
+const SCHEMA_V2 = SCHEMA.replace(
+  "  createdAt DateTime @default(now())\n",
+  "  createdAt DateTime @default(now())\n  weight    Int      @default(1)\n",
+);
 const WEIGHT_MIGRATION = `-- AlterTable
 ALTER TABLE "Principle" ADD COLUMN     "weight" INTEGER NOT NULL DEFAULT 1;
 `;
@@ -130,7 +133,11 @@ async function createProject() {
 type Project = Awaited<ReturnType<typeof createProject>>;
 
 /** Runs the stock Prisma CLI against a project with the given database environment. */
-function prisma(project: Project, dbEnv: Record<string, string>, args: string[]): Promise<CliResult> {
+function prisma(
+  project: Project,
+  dbEnv: Record<string, string>,
+  args: string[],
+): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...dbEnv };
   if (!("DATABASE_URL" in dbEnv)) delete env.DATABASE_URL;
   delete env.FORCE_COLOR;
@@ -177,7 +184,9 @@ function describeBackend(
     const run = async (...args: string[]) => {
       const result = await prisma(project, env, args);
       // Shown by vitest when an expectation below fails.
-      expect.soft(result.stderr, `stderr of prisma ${args.join(" ")}`).not.toMatch(/unhandled rejection/i);
+      expect
+        .soft(result.stderr, `stderr of prisma ${args.join(" ")}`)
+        .not.toMatch(/unhandled rejection/i);
       return result;
     };
 
@@ -205,7 +214,14 @@ function describeBackend(
     it(
       "migrate diff prints SQL, and only SQL, on stdout",
       async () => {
-        const result = await run("migrate", "diff", "--from-empty", "--to-schema", project.schema, "--script");
+        const result = await run(
+          "migrate",
+          "diff",
+          "--from-empty",
+          "--to-schema",
+          project.schema,
+          "--script",
+        );
         expect(result.code).toBe(0);
         expect(result.stdout).toContain(`CREATE TABLE "Principle"`);
         expect(result.stdout).toContain(`CREATE TYPE "Role" AS ENUM ('ADMIN', 'MEMBER');`);
@@ -239,7 +255,10 @@ function describeBackend(
         // Pending migrations at `migrate dev` time are what used to fail with
         // "PostgreSQL shadow DB must be provided through an external factory".
         await mkdir(path.join(project.migrations, "20250102000000_weight"));
-        await writeFile(path.join(project.migrations, "20250102000000_weight", "migration.sql"), WEIGHT_MIGRATION);
+        await writeFile(
+          path.join(project.migrations, "20250102000000_weight", "migration.sql"),
+          WEIGHT_MIGRATION,
+        );
         await writeFile(project.schema, SCHEMA_V2);
 
         const result = await run("migrate", "dev", "--name", "unused");
@@ -247,10 +266,9 @@ function describeBackend(
         expect(result.stdout).toMatch(/in sync/);
         expect(result.code).toBe(0);
         // Nothing new to generate: the directory still holds exactly the two migrations.
-        expect((await readdir(project.migrations)).filter((entry) => entry !== "migration_lock.toml")).toEqual([
-          "20250101000000_init",
-          "20250102000000_weight",
-        ]);
+        expect(
+          (await readdir(project.migrations)).filter((entry) => entry !== "migration_lock.toml"),
+        ).toEqual(["20250101000000_init", "20250102000000_weight"]);
 
         const status = await run("migrate", "status");
         expect(status.stdout).toContain("Database schema is up to date!");

@@ -70,7 +70,10 @@ export function parseDatabaseTarget(url) {
       throw invalid(url, "a file: URL needs an absolute path, e.g. file:///var/lib/charter/pglite");
     }
     if (parsed.host !== "" && parsed.host !== "localhost") {
-      throw invalid(url, "a file: URL must name a local absolute path, e.g. file:///var/lib/charter/pglite");
+      throw invalid(
+        url,
+        "a file: URL must name a local absolute path, e.g. file:///var/lib/charter/pglite",
+      );
     }
     let dir;
     try {
@@ -88,7 +91,8 @@ export function parseDatabaseTarget(url) {
 
   const params = parsed.searchParams;
   // libpq-style `?host=/var/run/postgresql` selects a Unix socket directory.
-  const host = params.get("host") ?? decode(parsed.hostname, url, "host").replace(/^\[(.*)\]$/, "$1");
+  const host =
+    params.get("host") ?? decode(parsed.hostname, url, "host").replace(/^\[(.*)\]$/, "$1");
   if (!host) throw invalid(url, "it has no host");
 
   let port = 5432;

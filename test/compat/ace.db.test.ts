@@ -31,7 +31,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // Out of the injected top key points, which other files' tests read.
-  await db().keyPoint.updateMany({ where: { text: { contains: RUN } }, data: { status: "pruned" } });
+  await db().keyPoint.updateMany({
+    where: { text: { contains: RUN } },
+    data: { status: "pruned" },
+  });
   await server.close();
   await teardown();
 });
@@ -39,26 +42,59 @@ afterAll(async () => {
 describe("names in the database", () => {
   it("are never given again: not after a prune, not after an import of lower names", async () => {
     const doomed = await playbookStore.add(`doomed ${u()}`, actor);
-    await playbookStore.applyExtraction({ new_key_points: [], evaluations: Array.from({ length: 3 }, () => ({ name: doomed, rating: "harmful" })) }, null, actor);
+    await playbookStore.applyExtraction(
+      {
+        new_key_points: [],
+        evaluations: Array.from({ length: 3 }, () => ({ name: doomed, rating: "harmful" })),
+      },
+      null,
+      actor,
+    );
     await playbookStore.approve([doomed], actor);
-    const { added } = await playbookStore.applyExtraction({ new_key_points: [`after the prune ${u()}`], evaluations: [] }, null, actor);
+    const { added } = await playbookStore.applyExtraction(
+      { new_key_points: [`after the prune ${u()}`], evaluations: [] },
+      null,
+      actor,
+    );
     expect(number(added[0]!)).toBeGreaterThan(number(doomed));
-    const { playbook } = loadPlaybook(JSON.stringify({ key_points: [{ name: "kpt_001", text: `low ${u()}` }] }));
+    const { playbook } = loadPlaybook(
+      JSON.stringify({ key_points: [{ name: "kpt_001", text: `low ${u()}` }] }),
+    );
     await playbookStore.importPlaybook(playbook, actor);
-    expect(number(await playbookStore.add(`after a low import ${u()}`, actor))).toBeGreaterThan(number(added[0]!));
+    expect(number(await playbookStore.add(`after a low import ${u()}`, actor))).toBeGreaterThan(
+      number(added[0]!),
+    );
   });
 
   it("keep names that are not kpt_NNN on import; kpt_N_x counts as N for the sequence", async () => {
     const tag = unique("pat");
-    const { playbook } = loadPlaybook(JSON.stringify({ key_points: [{ name: tag, text: `pattern ${tag} ${RUN}`, section: "PATTERNS", helpful: 2, harmful: 0 }, { name: "kpt_880000_old", text: `old ${tag} ${RUN}` }] }));
+    const { playbook } = loadPlaybook(
+      JSON.stringify({
+        key_points: [
+          { name: tag, text: `pattern ${tag} ${RUN}`, section: "PATTERNS", helpful: 2, harmful: 0 },
+          { name: "kpt_880000_old", text: `old ${tag} ${RUN}` },
+        ],
+      }),
+    );
     const result = await playbookStore.importPlaybook(playbook, actor);
     expect(result.unkept).toEqual(["section"]);
-    expect(await db().keyPoint.findUniqueOrThrow({ where: { name: tag } })).toMatchObject({ text: `pattern ${tag} ${RUN}`, helpful: 2 });
+    expect(await db().keyPoint.findUniqueOrThrow({ where: { name: tag } })).toMatchObject({
+      text: `pattern ${tag} ${RUN}`,
+      helpful: 2,
+    });
     expect(number(await playbookStore.add(`after ${tag} ${RUN}`, actor))).toBeGreaterThan(880000);
   });
 
   it("stay unique when many reflections add points at once", async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => playbookStore.applyExtraction({ new_key_points: [`parallel ${i} ${u()}`], evaluations: [] }, null, actor)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        playbookStore.applyExtraction(
+          { new_key_points: [`parallel ${i} ${u()}`], evaluations: [] },
+          null,
+          actor,
+        ),
+      ),
+    );
     const names = results.flatMap((r) => r.added);
     expect(new Set(names).size).toBe(20);
   });
@@ -67,13 +103,37 @@ describe("names in the database", () => {
 describe("applying an ExtractionResult", () => {
   it("skips a text already stored (active or pruned), naming the point", async () => {
     const text = `Prefer pathlib ${u()}`;
-    const first = await playbookStore.applyExtraction({ new_key_points: [text], evaluations: [] }, null, actor);
-    const again = await playbookStore.applyExtraction({ new_key_points: [` ${text} `, text.toUpperCase()], evaluations: [] }, null, actor);
+    const first = await playbookStore.applyExtraction(
+      { new_key_points: [text], evaluations: [] },
+      null,
+      actor,
+    );
+    const again = await playbookStore.applyExtraction(
+      { new_key_points: [` ${text} `, text.toUpperCase()], evaluations: [] },
+      null,
+      actor,
+    );
     expect(again.added).toHaveLength(1);
-    expect(again.warnings).toEqual([`the new key point ${JSON.stringify(text)} has the same text as ${first.added[0]}: skipped`]);
-    await playbookStore.applyExtraction({ new_key_points: [], evaluations: Array.from({ length: 3 }, () => ({ name: first.added[0]!, rating: "harmful" })) }, null, actor);
+    expect(again.warnings).toEqual([
+      `the new key point ${JSON.stringify(text)} has the same text as ${first.added[0]}: skipped`,
+    ]);
+    await playbookStore.applyExtraction(
+      {
+        new_key_points: [],
+        evaluations: Array.from({ length: 3 }, () => ({
+          name: first.added[0]!,
+          rating: "harmful",
+        })),
+      },
+      null,
+      actor,
+    );
     await playbookStore.approve([first.added[0]!], actor);
-    const pruned = await playbookStore.applyExtraction({ new_key_points: [text], evaluations: [{ name: first.added[0]!, rating: "helpful" }] }, null, actor);
+    const pruned = await playbookStore.applyExtraction(
+      { new_key_points: [text], evaluations: [{ name: first.added[0]!, rating: "helpful" }] },
+      null,
+      actor,
+    );
     expect(pruned.added).toEqual([]);
     expect(pruned.warnings).toEqual([
       `the new key point ${JSON.stringify(text)} has the same text as ${first.added[0]} (pruned: undo the prune to use it again): skipped`,
@@ -83,7 +143,11 @@ describe("applying an ExtractionResult", () => {
 
   it("adds one text once when two reflections bring it at the same moment", async () => {
     const text = `Same lesson ${u()}`;
-    const results = await Promise.all(Array.from({ length: 6 }, () => playbookStore.applyExtraction({ new_key_points: [text], evaluations: [] }, null, actor)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        playbookStore.applyExtraction({ new_key_points: [text], evaluations: [] }, null, actor),
+      ),
+    );
     expect(results.flatMap((r) => r.added)).toHaveLength(1);
     expect(await db().keyPoint.count({ where: { text } })).toBe(1);
   });
@@ -91,7 +155,16 @@ describe("applying an ExtractionResult", () => {
   it("applies everything but the malformed items, and says which were skipped", async () => {
     const keep = await playbookStore.add(`rated ${u()}`, actor);
     const text = `New lesson ${u()}`;
-    const extraction = extractionResultSchema.parse({ new_key_points: [text, ""], evaluations: [{ name: keep, rating: "helpful" }, { name: keep }, { rating: "harmful" }, { name: "kpt_0000404", rating: "helpful" }, { name: keep, rating: "great" }] });
+    const extraction = extractionResultSchema.parse({
+      new_key_points: [text, ""],
+      evaluations: [
+        { name: keep, rating: "helpful" },
+        { name: keep },
+        { rating: "harmful" },
+        { name: "kpt_0000404", rating: "helpful" },
+        { name: keep, rating: "great" },
+      ],
+    });
     const result = await playbookStore.applyExtraction(extraction, null, actor);
     expect(result.added).toHaveLength(1);
     expect(result.evaluated).toBe(1);
@@ -110,21 +183,45 @@ describe("injection (the fork's playbook.txt template)", () => {
   it("is Charter's own one-line header before seed 004's lines, not the fork's template", async () => {
     await playbookStore.add(`Injected ${u()}`, actor);
     const id = unique("compat-inject");
-    const response = await ingestEvents([agentEventSchema.parse({ type: "UserPromptSubmit", prompt: "add a date test", id: unique("evt"), session_id: id })]);
-    expect(JSON.stringify(response)).toMatch(/Playbook: lessons from earlier sessions, with how often each helped or harmed \(weigh them by that\):\\n\[[^\]]+\] helpful=\d+ harmful=\d+ :: /);
+    const response = await ingestEvents([
+      agentEventSchema.parse({
+        type: "UserPromptSubmit",
+        prompt: "add a date test",
+        id: unique("evt"),
+        session_id: id,
+      }),
+    ]);
+    expect(JSON.stringify(response)).toMatch(
+      /Playbook: lessons from earlier sessions, with how often each helped or harmed \(weigh them by that\):\\n\[[^\]]+\] helpful=\d+ harmful=\d+ :: /,
+    );
   });
 });
 
 describe("the reflector", () => {
   it("applies a reply with a malformed item, and the reflection records the warnings", async () => {
     const id = unique("compat-reflect");
-    const event = (e: Record<string, unknown>) => agentEventSchema.parse({ ...e, id: unique("evt"), session_id: id });
-    await ingestEvents([event({ type: "UserPromptSubmit", prompt: "fix the date test" }), event({ type: "Stop", response: "Done." })]);
+    const event = (e: Record<string, unknown>) =>
+      agentEventSchema.parse({ ...e, id: unique("evt"), session_id: id });
+    await ingestEvents([
+      event({ type: "UserPromptSubmit", prompt: "fix the date test" }),
+      event({ type: "Stop", response: "Done." }),
+    ]);
     const text = `Pin the time zone ${u()}`;
     reply = JSON.stringify({ new_key_points: [text, 3], evaluations: [{ rating: "helpful" }] });
-    const outcome = await reflectSession(id, actor, createLlmClient({ baseURL: server.url, apiKey: "k" }));
-    const warnings = ["new_key_points[1] is a number, not a text: skipped", "evaluations[0] has no name: skipped"];
-    expect(outcome).toMatchObject({ status: "applied", extraction: { new_key_points: [text], evaluations: [] }, warnings });
+    const outcome = await reflectSession(
+      id,
+      actor,
+      createLlmClient({ baseURL: server.url, apiKey: "k" }),
+    );
+    const warnings = [
+      "new_key_points[1] is a number, not a text: skipped",
+      "evaluations[0] has no name: skipped",
+    ];
+    expect(outcome).toMatchObject({
+      status: "applied",
+      extraction: { new_key_points: [text], evaluations: [] },
+      warnings,
+    });
     const recorded = await db().reflection.findFirstOrThrow({ where: { sessionId: id } });
     expect(recorded.status).toBe("applied");
     expect((recorded.result as { warnings: string[] }).warnings).toEqual(warnings);

@@ -9,11 +9,29 @@
  * deliberately differs (see docs/compat-drafts/kgents.md).
  */
 import { describe, expect, it } from "vitest";
-import { constitutionalReward, PRINCIPLES, PrincipleScore, readScoreDict, readTurnResult, ScoreDictError, TurnResultError, type ScoreDict } from "@/lib/reward";
+import {
+  constitutionalReward,
+  PRINCIPLES,
+  PrincipleScore,
+  readScoreDict,
+  readTurnResult,
+  ScoreDictError,
+  TurnResultError,
+  type ScoreDict,
+} from "@/lib/reward";
 
-const PERFECT: ScoreDict = { tasteful: 1, curated: 1, ethical: 1, joy_inducing: 1, composable: 1, heterarchical: 1, generative: 1 };
+const PERFECT: ScoreDict = {
+  tasteful: 1,
+  curated: 1,
+  ethical: 1,
+  joy_inducing: 1,
+  composable: 1,
+  heterarchical: 1,
+  generative: 1,
+};
 const named = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `tool_${i}` }));
-const reward = (turn: Parameters<typeof constitutionalReward>[1], hasMutations = false) => constitutionalReward("send_message", turn, hasMutations);
+const reward = (turn: Parameters<typeof constitutionalReward>[1], hasMutations = false) =>
+  constitutionalReward("send_message", turn, hasMutations);
 
 describe("kgents' test_reward.py, restated", () => {
   describe("TestPrincipleScore", () => {
@@ -21,37 +39,104 @@ describe("kgents' test_reward.py, restated", () => {
       expect(new PrincipleScore().toDict()).toEqual(PERFECT);
     });
     it("test_custom_scores", () => {
-      const score = new PrincipleScore({ tasteful: 0.9, curated: 0.8, ethical: 0.7, joy_inducing: 0.6, composable: 0.5, heterarchical: 0.4, generative: 0.3 });
-      expect([score.tasteful, score.curated, score.ethical, score.joy_inducing, score.composable, score.heterarchical, score.generative]).toEqual([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]);
+      const score = new PrincipleScore({
+        tasteful: 0.9,
+        curated: 0.8,
+        ethical: 0.7,
+        joy_inducing: 0.6,
+        composable: 0.5,
+        heterarchical: 0.4,
+        generative: 0.3,
+      });
+      expect([
+        score.tasteful,
+        score.curated,
+        score.ethical,
+        score.joy_inducing,
+        score.composable,
+        score.heterarchical,
+        score.generative,
+      ]).toEqual([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]);
     });
     it("test_weighted_total_default_weights: 8.7", () => {
       expect(new PrincipleScore().weightedTotal()).toBe(8.7);
     });
     it("test_weighted_total_custom_weights: 0.5 x 3 + 0.8 x 2 + 5 = 8.1", () => {
-      const weights = { ethical: 3, composable: 2, joy_inducing: 1, tasteful: 1, curated: 1, heterarchical: 1, generative: 1 };
-      expect(new PrincipleScore({ ethical: 0.5, composable: 0.8 }).weightedTotal(weights)).toBe(8.1);
+      const weights = {
+        ethical: 3,
+        composable: 2,
+        joy_inducing: 1,
+        tasteful: 1,
+        curated: 1,
+        heterarchical: 1,
+        generative: 1,
+      };
+      expect(new PrincipleScore({ ethical: 0.5, composable: 0.8 }).weightedTotal(weights)).toBe(
+        8.1,
+      );
     });
     it("test_weighted_total_partial_override: a principle missing from the weights weighs 1.0, so 0.5 x 3 + 6 = 7.5", () => {
       expect(new PrincipleScore({ ethical: 0.5 }).weightedTotal({ ethical: 3 })).toBe(7.5);
     });
     it("test_to_dict: the seven keys in kgents' order", () => {
       const dict = new PrincipleScore({ ethical: 0.8, composable: 0.9 }).toDict();
-      expect(dict).toEqual({ tasteful: 1, curated: 1, ethical: 0.8, joy_inducing: 1, composable: 0.9, heterarchical: 1, generative: 1 });
-      expect(Object.keys(dict)).toEqual(["tasteful", "curated", "ethical", "joy_inducing", "composable", "heterarchical", "generative"]);
+      expect(dict).toEqual({
+        tasteful: 1,
+        curated: 1,
+        ethical: 0.8,
+        joy_inducing: 1,
+        composable: 0.9,
+        heterarchical: 1,
+        generative: 1,
+      });
+      expect(Object.keys(dict)).toEqual([
+        "tasteful",
+        "curated",
+        "ethical",
+        "joy_inducing",
+        "composable",
+        "heterarchical",
+        "generative",
+      ]);
     });
     it("test_from_dict: given keys read, missing keys 1.0", () => {
       const score = PrincipleScore.fromDict({ tasteful: 0.9, ethical: 0.8, composable: 0.7 });
-      expect([score.tasteful, score.ethical, score.composable, score.curated, score.joy_inducing]).toEqual([0.9, 0.8, 0.7, 1, 1]);
+      expect([
+        score.tasteful,
+        score.ethical,
+        score.composable,
+        score.curated,
+        score.joy_inducing,
+      ]).toEqual([0.9, 0.8, 0.7, 1, 1]);
     });
     it("test_roundtrip_serialization", () => {
-      const original = new PrincipleScore({ tasteful: 0.1, curated: 0.2, ethical: 0.3, joy_inducing: 0.4 });
-      expect(PrincipleScore.fromDict(original.toDict()).toDict()).toEqual({ tasteful: 0.1, curated: 0.2, ethical: 0.3, joy_inducing: 0.4, composable: 1, heterarchical: 1, generative: 1 });
+      const original = new PrincipleScore({
+        tasteful: 0.1,
+        curated: 0.2,
+        ethical: 0.3,
+        joy_inducing: 0.4,
+      });
+      expect(PrincipleScore.fromDict(original.toDict()).toDict()).toEqual({
+        tasteful: 0.1,
+        curated: 0.2,
+        ethical: 0.3,
+        joy_inducing: 0.4,
+        composable: 1,
+        heterarchical: 1,
+        generative: 1,
+      });
     });
   });
 
   describe("TestConstitutionalReward", () => {
     it("test_perfect_turn", () => {
-      expect(reward({ response: "This is a thoughtful, helpful response!", tools: [], tools_passed: true }).score.toDict()).toEqual(PERFECT);
+      expect(
+        reward({
+          response: "This is a thoughtful, helpful response!",
+          tools: [],
+          tools_passed: true,
+        }).score.toDict(),
+      ).toEqual(PERFECT);
     });
     it("test_no_turn_result: all 1.0", () => {
       const { score, reasoning } = constitutionalReward("send_message");
@@ -83,16 +168,37 @@ describe("kgents' test_reward.py, restated", () => {
     });
     it("test_multiple_violations: ethical, composable and joy lowered, the other four 1.0", () => {
       const { score } = reward({ response: "OK", tools: named(10), tools_passed: false }, true);
-      expect(score.toDict()).toEqual({ tasteful: 1, curated: 1, ethical: 0.5, joy_inducing: 0.55, composable: 0.5, heterarchical: 1, generative: 1 });
+      expect(score.toDict()).toEqual({
+        tasteful: 1,
+        curated: 1,
+        ethical: 0.5,
+        joy_inducing: 0.55,
+        composable: 0.5,
+        heterarchical: 1,
+        generative: 1,
+      });
     });
     it("test_weighted_total_with_violations: 1.0 + 0.75 + 0.66 + 4 = 6.41", () => {
-      expect(reward({ response: "OK", tools: named(10), tools_passed: false }, true).score.weightedTotal()).toBe(6.41);
+      expect(
+        reward(
+          { response: "OK", tools: named(10), tools_passed: false },
+          true,
+        ).score.weightedTotal(),
+      ).toBe(6.41);
     });
   });
 
   describe("TestPrincipleEnum", () => {
     it("test_all_seven_principles_exist and test_principle_values: lower-case snake_case", () => {
-      expect(PRINCIPLES).toEqual(["tasteful", "curated", "ethical", "joy_inducing", "composable", "heterarchical", "generative"]);
+      expect(PRINCIPLES).toEqual([
+        "tasteful",
+        "curated",
+        "ethical",
+        "joy_inducing",
+        "composable",
+        "heterarchical",
+        "generative",
+      ]);
     });
   });
 
@@ -123,7 +229,14 @@ describe("kgents' test_reward.py, restated", () => {
 
 describe("kgents' real TurnResult, read", () => {
   // dataclasses.asdict(TurnResult()) in services/chat/evidence.py: every field at its default.
-  const DEFAULT_TURN = { tools_passed: true, tools: [], user_corrected: false, signals: [], response: "", stopping_suggestion: null };
+  const DEFAULT_TURN = {
+    tools_passed: true,
+    tools: [],
+    user_corrected: false,
+    signals: [],
+    response: "",
+    stopping_suggestion: null,
+  };
 
   it("the dataclass's defaults score as kgents' TurnResult() does: only joy lowered, for the empty response", () => {
     const { score, ignored_fields, warnings } = reward(DEFAULT_TURN);
@@ -133,23 +246,43 @@ describe("kgents' real TurnResult, read", () => {
   });
 
   it("user_corrected, signals and stopping_suggestion change nothing, whatever they hold", () => {
-    const plain = reward({ response: "A careful answer to the question.", tools_passed: false }, true).score.toDict();
-    const full = reward({ response: "A careful answer to the question.", tools_passed: false, user_corrected: true, signals: [{ type: "thumbs_down" }], stopping_suggestion: "stop here" }, true);
+    const plain = reward(
+      { response: "A careful answer to the question.", tools_passed: false },
+      true,
+    ).score.toDict();
+    const full = reward(
+      {
+        response: "A careful answer to the question.",
+        tools_passed: false,
+        user_corrected: true,
+        signals: [{ type: "thumbs_down" }],
+        stopping_suggestion: "stop here",
+      },
+      true,
+    );
     expect(full.score.toDict()).toEqual(plain);
     expect(full.warnings).toEqual([]);
   });
 
   it("an unknown field is ignored, listed and warned about by name", () => {
-    const { score, ignored_fields, warnings } = reward({ response: "A careful answer to the question.", tool_passed: false, latency_ms: 420 }, true);
+    const { score, ignored_fields, warnings } = reward(
+      { response: "A careful answer to the question.", tool_passed: false, latency_ms: 420 },
+      true,
+    );
     expect(score.ethical).toBe(0.9);
     expect(ignored_fields).toEqual(["tool_passed", "latency_ms"]);
-    expect(warnings).toEqual(["turn_result.tool_passed: not a TurnResult field; ignored", "turn_result.latency_ms: not a TurnResult field; ignored"]);
+    expect(warnings).toEqual([
+      "turn_result.tool_passed: not a TurnResult field; ignored",
+      "turn_result.latency_ms: not a TurnResult field; ignored",
+    ]);
   });
 
   it("a null turn_result is no turn: all 1.0, has_mutations included (kgents' _apply_chat_rules returns early)", () => {
     const { score, warnings } = reward(null, true);
     expect(score.toDict()).toEqual(PERFECT);
-    expect(warnings).toEqual(["has_mutations is true but there is no turn_result: ethical stays 1.0, as kgents scores a turn without a result"]);
+    expect(warnings).toEqual([
+      "has_mutations is true but there is no turn_result: ethical stays 1.0, as kgents scores a turn without a result",
+    ]);
   });
 
   it("an empty TurnResult is a turn (kgents' TurnResult()): joy 0.3 for the empty response", () => {
@@ -157,9 +290,24 @@ describe("kgents' real TurnResult, read", () => {
   });
 
   it("every entry of tools counts (kgents takes len(tools)): unnamed, empty, even not an object", () => {
-    const { score, warnings } = reward({ response: "A careful answer to the question.", tools: [{ name: "Read" }, {}, { status: "success" }, { name: "" }, { name: 5 }, "Bash", null, { name: "Grep" }] });
+    const { score, warnings } = reward({
+      response: "A careful answer to the question.",
+      tools: [
+        { name: "Read" },
+        {},
+        { status: "success" },
+        { name: "" },
+        { name: 5 },
+        "Bash",
+        null,
+        { name: "Grep" },
+      ],
+    });
     expect(score.composable).toBe(0.7);
-    expect(warnings).toEqual(["turn_result.tools.5: a string, not an object; counted as one tool", "turn_result.tools.6: null, not an object; counted as one tool"]);
+    expect(warnings).toEqual([
+      "turn_result.tools.5: a string, not an object; counted as one tool",
+      "turn_result.tools.6: null, not an object; counted as one tool",
+    ]);
   });
 
   it("response length counts characters as Python's len does, not UTF-16 units", () => {
@@ -168,13 +316,26 @@ describe("kgents' real TurnResult, read", () => {
   });
 
   it("the reasoning says '1 character', not '1 characters'", () => {
-    expect(reward({ response: "k" }).reasoning).toBe("send_message: joy_inducing 0.525: the response is 1 character, under 20.");
-    expect(reward({ response: "ok" }).reasoning).toBe("send_message: joy_inducing 0.55: the response is 2 characters, under 20.");
+    expect(reward({ response: "k" }).reasoning).toBe(
+      "send_message: joy_inducing 0.525: the response is 1 character, under 20.",
+    );
+    expect(reward({ response: "ok" }).reasoning).toBe(
+      "send_message: joy_inducing 0.55: the response is 2 characters, under 20.",
+    );
   });
 
   it("context_utilization, kgents' planned field, scores as its plan says: max(0.5, 1 - (u - 0.9) x 5)", () => {
-    expect([0.5, 0.9, 0.95, 1].map((u) => reward({ response: "A careful answer to the question.", context_utilization: u }).score.generative)).toEqual([1, 1, 0.75, 0.5]);
-    expect(reward({ response: "A careful answer to the question.", context_utilization: null }).score.generative).toBe(1);
+    expect(
+      [0.5, 0.9, 0.95, 1].map(
+        (u) =>
+          reward({ response: "A careful answer to the question.", context_utilization: u }).score
+            .generative,
+      ),
+    ).toEqual([1, 1, 0.75, 0.5]);
+    expect(
+      reward({ response: "A careful answer to the question.", context_utilization: null }).score
+        .generative,
+    ).toBe(1);
   });
 
   describe("refused, because reading it would give a wrong score (kgents would crash or misread it)", () => {
@@ -220,10 +381,18 @@ describe("kgents' PrincipleScore.from_dict, read", () => {
 
 describe("deliberate differences in arithmetic", () => {
   it("each principle's score is the same number as kgents' (no float noise in any of them)", () => {
-    expect(Array.from({ length: 19 }, (_, i) => reward({ response: "x".repeat(i + 1) }).score.joy_inducing)).toEqual([
-      0.525, 0.55, 0.575, 0.6, 0.625, 0.65, 0.675, 0.7, 0.725, 0.75, 0.775, 0.8, 0.825, 0.85, 0.875, 0.9, 0.925, 0.95, 0.975,
+    expect(
+      Array.from(
+        { length: 19 },
+        (_, i) => reward({ response: "x".repeat(i + 1) }).score.joy_inducing,
+      ),
+    ).toEqual([
+      0.525, 0.55, 0.575, 0.6, 0.625, 0.65, 0.675, 0.7, 0.725, 0.75, 0.775, 0.8, 0.825, 0.85, 0.875,
+      0.9, 0.925, 0.95, 0.975,
     ]);
-    expect([6, 7, 8, 9, 10, 11].map((n) => reward({ tools: named(n) }).score.composable)).toEqual([0.9, 0.8, 0.7, 0.6, 0.5, 0.5]);
+    expect([6, 7, 8, 9, 10, 11].map((n) => reward({ tools: named(n) }).score.composable)).toEqual([
+      0.9, 0.8, 0.7, 0.6, 0.5, 0.5,
+    ]);
   });
   it("totals are rounded to 4 decimals: an empty response totals 7.86 (kgents: 7.859999999999999)", () => {
     expect(reward({}).score.weightedTotal()).toBe(7.86);

@@ -28,7 +28,8 @@ export default async function ApiDocsPage() {
         title="API"
         description={
           <>
-            {doc.info.title} {doc.info.version}: {doc.info.description} The machine-readable document is at{" "}
+            {doc.info.title} {doc.info.version}: {doc.info.description} The machine-readable
+            document is at{" "}
             <a href="/api/v1/openapi.json" className={link}>
               /api/v1/openapi.json
             </a>
@@ -44,12 +45,14 @@ export default async function ApiDocsPage() {
               <Link href="/api-keys" className={link}>
                 API keys
               </Link>{" "}
-              page (admins), then send it in the <code>x-api-key</code> header. Each event carries a unique <code>id</code>; sending the same id again is recognised and not applied twice.
+              page (admins), then send it in the <code>x-api-key</code> header. Each event carries a
+              unique <code>id</code>; sending the same id again is recognised and not applied twice.
               A turn is scored when its <code>Stop</code> event arrives.
             </p>
             <CurlExample baseUrl={base} />
             <p className="text-xs text-slate-500">
-              Server: <code>{doc.servers?.[0]?.url ?? base}</code>. Claude Code reports these events for you once <code>charter hooks install</code> has set up its hooks.
+              Server: <code>{doc.servers?.[0]?.url ?? base}</code>. Claude Code reports these events
+              for you once <code>charter hooks install</code> has set up its hooks.
             </p>
           </div>
         </Card>

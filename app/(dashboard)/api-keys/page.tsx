@@ -35,7 +35,9 @@ export default async function ApiKeysPage() {
                 </Td>
                 <Td>
                   <Time value={row.createdAt} />
-                  {row.ownerEmail ? <span className="block text-xs text-slate-500">by {row.ownerEmail}</span> : null}
+                  {row.ownerEmail ? (
+                    <span className="block text-xs text-slate-500">by {row.ownerEmail}</span>
+                  ) : null}
                 </Td>
                 <Td>
                   <Time value={row.lastUsedAt} />

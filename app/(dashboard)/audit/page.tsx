@@ -19,22 +19,39 @@ const PAGE_SIZE = 50;
 /** User e-mails and key names by id, to name the objects of the entries shown (a few hundred rows at most). */
 async function auditNames(): Promise<AuditNames> {
   const [people, keys] = await Promise.all([users.list(), apiKeys.list()]);
-  return { users: new Map(people.map((u) => [u.id, u.email])), keys: new Map(keys.map((k) => [k.id, k.name])) };
+  return {
+    users: new Map(people.map((u) => [u.id, u.email])),
+    keys: new Map(keys.map((k) => [k.id, k.name])),
+  };
 }
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePage("approver");
   const { query, problems } = parseSearchParams(auditQuerySchema, await searchParams);
   const { before, type } = query;
-  const [entries, chain, names] = await Promise.all([auditLog.list({ before, objectType: type, limit: PAGE_SIZE }), auditChain.recent(), auditNames()]);
+  const [entries, chain, names] = await Promise.all([
+    auditLog.list({ before, objectType: type, limit: PAGE_SIZE }),
+    auditChain.recent(),
+    auditNames(),
+  ]);
   const last = entries.at(-1);
   return (
     <>
-      <PageHeader title="Audit log" description="Every change of state made by a person or an API key, newest first. Entries cannot be edited or deleted, and each one is hashed with the one before it." />
+      <PageHeader
+        title="Audit log"
+        description="Every change of state made by a person or an API key, newest first. Entries cannot be edited or deleted, and each one is hashed with the one before it."
+      />
       {problems.length > 0 ? <ErrorText>{problemsText(problems)}</ErrorText> : null}
       <ChainStatus report={chain} />
       <Card>
-        <Table head={["When", "Who", "Action", "Object", "Change (before → after)"]} empty={entries.length === 0 ? <p className="px-3 py-6 text-sm text-slate-500">No entries.</p> : null}>
+        <Table
+          head={["When", "Who", "Action", "Object", "Change (before → after)"]}
+          empty={
+            entries.length === 0 ? (
+              <p className="px-3 py-6 text-sm text-slate-500">No entries.</p>
+            ) : null
+          }
+        >
           {entries.map((entry) => {
             const object = auditObject(entry, names);
             return (
@@ -53,7 +70,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   ) : (
                     object.name
                   )}
-                  <Link className="block text-xs text-slate-400 hover:underline" href={`/audit?type=${encodeURIComponent(entry.objectType)}`}>
+                  <Link
+                    className="block text-xs text-slate-400 hover:underline"
+                    href={`/audit?type=${encodeURIComponent(entry.objectType)}`}
+                  >
                     all {entry.objectType} entries
                   </Link>
                 </Td>
@@ -65,7 +85,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           })}
         </Table>
         {entries.length === PAGE_SIZE && last ? (
-          <Link className="mt-4 inline-block text-sm text-indigo-600 hover:underline" href={`/audit?before=${last.id}${type ? `&type=${encodeURIComponent(type)}` : ""}`}>
+          <Link
+            className="mt-4 inline-block text-sm text-indigo-600 hover:underline"
+            href={`/audit?before=${last.id}${type ? `&type=${encodeURIComponent(type)}` : ""}`}
+          >
             Older entries
           </Link>
         ) : null}

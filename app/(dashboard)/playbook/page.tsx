@@ -7,7 +7,12 @@ import { ImportPlaybookForm } from "@/components/playbook/import-playbook-form";
 import { KeyPointsTable } from "@/components/playbook/key-points-table";
 import { PlaybookFilters } from "@/components/playbook/playbook-filters";
 import { PruneQueueLink } from "@/components/playbook/prune-queue-link";
-import { parsePlaybookQuery, storeStatus, STATUS_FILTERS, type SearchParams } from "@/components/playbook/query";
+import {
+  parsePlaybookQuery,
+  storeStatus,
+  STATUS_FILTERS,
+  type SearchParams,
+} from "@/components/playbook/query";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
@@ -15,7 +20,11 @@ import { playbookStore } from "@/lib/db/playbook";
 
 export const metadata: Metadata = { title: "Playbook" };
 
-export default async function PlaybookPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default async function PlaybookPage({
+  searchParams,
+}: {
+  searchParams: Promise<SearchParams>;
+}) {
   const me = await requirePage("viewer");
   const canEdit = roleAtLeast(me.role, "editor");
   const query = parsePlaybookQuery(await searchParams);
@@ -32,8 +41,9 @@ export default async function PlaybookPage({ searchParams }: { searchParams: Pro
         title="Playbook"
         description={
           <>
-            Key points learned from sessions, each rated helpful or harmful by the reflector. Trust is helpful / (helpful + harmful). A point that meets the prune rule is
-            proposed, and an approver decides.{" "}
+            Key points learned from sessions, each rated helpful or harmful by the reflector. Trust
+            is helpful / (helpful + harmful). A point that meets the prune rule is proposed, and an
+            approver decides.{" "}
             <Link href="/docs/playbook" className="text-indigo-600 hover:underline">
               How the playbook works
             </Link>
@@ -46,8 +56,14 @@ export default async function PlaybookPage({ searchParams }: { searchParams: Pro
           <Card title="Filters">
             <PlaybookFilters key={`${query.status}|${query.q}`} query={query} />
           </Card>
-          <Card title={`${filterLabel}: ${rows.length} ${rows.length === 1 ? "key point" : "key points"}${query.q ? ` matching “${query.q}”` : ""}`}>
-            <KeyPointsTable rows={rows} canEdit={canEdit} emptyText={query.q ? "No key point matches this search." : "No key points here yet."} />
+          <Card
+            title={`${filterLabel}: ${rows.length} ${rows.length === 1 ? "key point" : "key points"}${query.q ? ` matching “${query.q}”` : ""}`}
+          >
+            <KeyPointsTable
+              rows={rows}
+              canEdit={canEdit}
+              emptyText={query.q ? "No key point matches this search." : "No key points here yet."}
+            />
           </Card>
           <AgentFormat entries={active} />
         </div>

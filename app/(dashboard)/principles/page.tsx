@@ -31,9 +31,10 @@ export default async function PrinciplesPage() {
         title="Principles"
         description={
           <>
-            How far each principle can be trusted, from the credit it earned in the sessions it was injected into. Uses count the sessions; successes sum their credit (0 to 1
-            each). Raw trust is successes over uses, smoothed trust is (successes + 1) / (uses + 2), and the lower bound (Wilson, 95%) ranks them so that two uses do not
-            outrank two hundred.{" "}
+            How far each principle can be trusted, from the credit it earned in the sessions it was
+            injected into. Uses count the sessions; successes sum their credit (0 to 1 each). Raw
+            trust is successes over uses, smoothed trust is (successes + 1) / (uses + 2), and the
+            lower bound (Wilson, 95%) ranks them so that two uses do not outrank two hundred.{" "}
             <Link href="/docs/principles" className="text-indigo-600 hover:underline">
               How trust is computed
             </Link>
@@ -43,7 +44,8 @@ export default async function PrinciplesPage() {
       <Card title="Trust">
         {rows.length === 0 ? (
           <p className="text-sm text-slate-500">
-            No principles yet: there is no constitution in force and nothing has been credited. Start at the{" "}
+            No principles yet: there is no constitution in force and nothing has been credited.
+            Start at the{" "}
             <Link href="/constitution" className="text-indigo-600 hover:underline">
               Constitution
             </Link>

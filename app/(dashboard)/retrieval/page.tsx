@@ -21,7 +21,8 @@ export default async function RetrievalPage({ searchParams }: SearchParams) {
         title="Retrieval"
         description={
           <>
-            Try a prompt and see which domains and principles Charter would inject, in conflict order, why each was chosen, and how it got there. Read{" "}
+            Try a prompt and see which domains and principles Charter would inject, in conflict
+            order, why each was chosen, and how it got there. Read{" "}
             <Link href="/docs/retrieval" className="font-medium text-indigo-600 hover:underline">
               how retrieval works
             </Link>
@@ -29,7 +30,15 @@ export default async function RetrievalPage({ searchParams }: SearchParams) {
           </>
         }
       />
-      {version ? <RetrievalPlayground key={prompt} domains={Object.keys(version.constitution.overlays)} initialPrompt={prompt} /> : <NoConstitution />}
+      {version ? (
+        <RetrievalPlayground
+          key={prompt}
+          domains={Object.keys(version.constitution.overlays)}
+          initialPrompt={prompt}
+        />
+      ) : (
+        <NoConstitution />
+      )}
     </>
   );
 }

@@ -12,7 +12,11 @@ export const metadata: Metadata = { title: "Sessions" };
 const PAGE_SIZE = 50;
 const link = "text-sm font-medium text-indigo-600 hover:underline";
 
-export default async function SessionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default async function SessionsPage({
+  searchParams,
+}: {
+  searchParams: Promise<SearchParams>;
+}) {
   await requirePage("viewer");
   const { query, problems } = parseSearchParams(sessionsQuerySchema, await searchParams);
   const before = query.before ? new Date(query.before) : undefined;
@@ -24,8 +28,9 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         title="Sessions"
         description={
           <>
-            Agent sessions, newest activity first. When a session ends, its signals (tool success, errors, edits, the feedback in each prompt) give it an outcome and a score,
-            and every principle injected during it a share of the credit.{" "}
+            Agent sessions, newest activity first. When a session ends, its signals (tool success,
+            errors, edits, the feedback in each prompt) give it an outcome and a score, and every
+            principle injected during it a share of the credit.{" "}
             <Link href="/docs/sessions" className="text-indigo-600 hover:underline">
               How sessions are credited
             </Link>
@@ -43,7 +48,10 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
               </Link>
             ) : null}
             {rows.length === PAGE_SIZE && last ? (
-              <Link href={`/sessions?before=${encodeURIComponent(last.lastEventAt.toISOString())}`} className={link}>
+              <Link
+                href={`/sessions?before=${encodeURIComponent(last.lastEventAt.toISOString())}`}
+                className={link}
+              >
                 Older
               </Link>
             ) : null}

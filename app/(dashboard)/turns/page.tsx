@@ -1,6 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { parseTurnQuery, toTurnFilters, turnQueryString, type SearchParams } from "@/components/turns/filters";
+import {
+  parseTurnQuery,
+  toTurnFilters,
+  turnQueryString,
+  type SearchParams,
+} from "@/components/turns/filters";
 import { LiveTurnsTable } from "@/components/turns/live-turns-table";
 import { toTurnPage } from "@/components/turns/rows";
 import { TurnFilters } from "@/components/turns/turn-filters";
@@ -21,7 +26,8 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
         title="Turns"
         description={
           <>
-            Every agent turn, scored against the seven constitutional principles, newest first. The total is normalized by the weights in force, so totals under different weight sets
+            Every agent turn, scored against the seven constitutional principles, newest first. The
+            total is normalized by the weights in force, so totals under different weight sets
             compare.{" "}
             <Link href="/docs/turns" className="text-indigo-600 hover:underline">
               How turns are scored
@@ -33,7 +39,11 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
         <Card title="Filters">
           <TurnFilters key={qs} query={query} />
         </Card>
-        {problems.length > 0 ? <ErrorText>Ignored invalid filters: {problems.map((p) => `${p.field} (${p.message})`).join("; ")}.</ErrorText> : null}
+        {problems.length > 0 ? (
+          <ErrorText>
+            Ignored invalid filters: {problems.map((p) => `${p.field} (${p.message})`).join("; ")}.
+          </ErrorText>
+        ) : null}
         <Card title={query.session ? `Turns of session ${query.session}` : "Scored turns"}>
           <LiveTurnsTable key={qs} query={qs} initial={first} />
         </Card>

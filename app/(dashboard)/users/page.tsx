@@ -14,7 +14,10 @@ export default async function UsersPage() {
   const rows = await users.list();
   return (
     <>
-      <PageHeader title="Users" description="People who can sign in, and what their role lets them do. Role changes apply from the person's next request." />
+      <PageHeader
+        title="Users"
+        description="People who can sign in, and what their role lets them do. Role changes apply from the person's next request."
+      />
       <div className="grid gap-6 xl:grid-cols-[1fr_22rem]">
         <Card title={`${rows.length} ${rows.length === 1 ? "user" : "users"}`}>
           <Table head={["E-mail", "Name", "Role", "Last active", ""]}>
@@ -31,14 +34,22 @@ export default async function UsersPage() {
                   <Time value={row.lastSeenAt} />
                 </Td>
                 <Td>
-                  <UserRowActions userId={row.id} email={row.email} role={row.role} banned={row.banned} isSelf={row.id === me.userId} />
+                  <UserRowActions
+                    userId={row.id}
+                    email={row.email}
+                    role={row.role}
+                    banned={row.banned}
+                    isSelf={row.id === me.userId}
+                  />
                 </Td>
               </tr>
             ))}
           </Table>
           <p className="mt-3 text-xs text-slate-500">
-            Last active: the latest of the person&apos;s last sign-in or session refresh (sessions refresh at most once a day) and the last change they made or sign-out (from
-            the audit log). Reading pages is not recorded, so someone who only reads may have been active since.
+            Last active: the latest of the person&apos;s last sign-in or session refresh (sessions
+            refresh at most once a day) and the last change they made or sign-out (from the audit
+            log). Reading pages is not recorded, so someone who only reads may have been active
+            since.
           </p>
         </Card>
         <div className="space-y-6">

@@ -14,7 +14,15 @@ export default async function WeightsPage() {
   const current = await weightSets.current();
   const [history, job] = await Promise.all([weightSets.history(), latestRecompute()]);
   const latestJob = job
-    ? { id: job.id, weightSetId: job.weightSetId, status: job.status, total: job.total, done: job.done, error: job.error, finishedAt: job.finishedAt?.toISOString() ?? null }
+    ? {
+        id: job.id,
+        weightSetId: job.weightSetId,
+        status: job.status,
+        total: job.total,
+        done: job.done,
+        error: job.error,
+        finishedAt: job.finishedAt?.toISOString() ?? null,
+      }
     : null;
   return (
     <>
@@ -23,7 +31,9 @@ export default async function WeightsPage() {
         description="How much each principle counts in a turn's weighted total. A missing principle weighs 1.0; the max total is the weights' sum. Saving a new set recomputes every stored total in the background; the per-principle scores do not change."
       />
       <div className="space-y-6">
-        <Card title={`Weight set ${current.id} is in force (max total ${formatWeighted(current.maxTotal)})`}>
+        <Card
+          title={`Weight set ${current.id} is in force (max total ${formatWeighted(current.maxTotal)})`}
+        >
           <WeightsForm current={current.weights} latestJob={latestJob} />
         </Card>
         <Card title="History">

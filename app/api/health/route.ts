@@ -20,7 +20,19 @@ export const GET = route("public", async ({ req }) => {
   }
   const health = await databaseHealth();
   // Not healthy before the retrieval index is built: a prompt sent now would miss the hook's budget.
-  if (health.ok && !serverReady()) return Response.json({ status: "starting", db: health.db, version: VERSION }, { status: 503, headers: { "retry-after": "1" } });
-  const body = { status: health.ok ? "ok" : "degraded", db: health.db, version: VERSION, ...(who ? { caller: who } : {}) };
-  return Response.json(body, { status: health.ok ? 200 : 503, headers: health.ok ? {} : { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) } });
+  if (health.ok && !serverReady())
+    return Response.json(
+      { status: "starting", db: health.db, version: VERSION },
+      { status: 503, headers: { "retry-after": "1" } },
+    );
+  const body = {
+    status: health.ok ? "ok" : "degraded",
+    db: health.db,
+    version: VERSION,
+    ...(who ? { caller: who } : {}),
+  };
+  return Response.json(body, {
+    status: health.ok ? 200 : 503,
+    headers: health.ok ? {} : { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
 });

@@ -32,7 +32,14 @@ async function proposalsWithEvidence(): Promise<ProposalView[]> {
         helpful: p.helpful,
         harmful: p.harmful,
         meetsRule: shouldPrune(p),
-        events: evaluations.slice(0, EVENTS_SHOWN).map((e) => ({ id: e.id, rating: e.rating, sessionId: e.sessionId, createdAt: e.createdAt.toISOString() })),
+        events: evaluations
+          .slice(0, EVENTS_SHOWN)
+          .map((e) => ({
+            id: e.id,
+            rating: e.rating,
+            sessionId: e.sessionId,
+            createdAt: e.createdAt.toISOString(),
+          })),
         eventCount: evaluations.length,
       };
     }),
@@ -42,21 +49,32 @@ async function proposalsWithEvidence(): Promise<ProposalView[]> {
 export default async function PruneQueuePage() {
   const me = await requirePage("viewer");
   const canDecide = roleAtLeast(me.role, "approver");
-  const [proposals, pruned, withdrawn] = await Promise.all([proposalsWithEvidence(), playbookStore.list({ status: "pruned" }), pruneQueue.recentlyWithdrawn(WITHDRAWN_SHOWN)]);
-  const recent = pruned.sort((a, b) => (b.prunedAt?.getTime() ?? 0) - (a.prunedAt?.getTime() ?? 0)).slice(0, PRUNED_SHOWN);
+  const [proposals, pruned, withdrawn] = await Promise.all([
+    proposalsWithEvidence(),
+    playbookStore.list({ status: "pruned" }),
+    pruneQueue.recentlyWithdrawn(WITHDRAWN_SHOWN),
+  ]);
+  const recent = pruned
+    .sort((a, b) => (b.prunedAt?.getTime() ?? 0) - (a.prunedAt?.getTime() ?? 0))
+    .slice(0, PRUNED_SHOWN);
   return (
     <>
       <PageHeader
         title="Prune queue"
         description={
           <>
-            Key points proposed for pruning because they met the rule <code>{PRUNE_RULE}</code>. An approver decides: approving stops agents getting the point (undo puts it back
-            in this queue, or into use if its counts no longer meet the rule); rejecting keeps it until its harmful count grows further. A proposal whose counts stop
-            meeting the rule goes back into use by itself.
+            Key points proposed for pruning because they met the rule <code>{PRUNE_RULE}</code>. An
+            approver decides: approving stops agents getting the point (undo puts it back in this
+            queue, or into use if its counts no longer meet the rule); rejecting keeps it until its
+            harmful count grows further. A proposal whose counts stop meeting the rule goes back
+            into use by itself.
           </>
         }
         actions={
-          <Link href="/playbook" className="whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline">
+          <Link
+            href="/playbook"
+            className="whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline"
+          >
             Back to the playbook
           </Link>
         }
@@ -67,7 +85,11 @@ export default async function PruneQueuePage() {
         </Card>
         <Card title={`Recently pruned (${pruned.length})`}>
           <PrunedTable rows={recent} canUndo={canDecide} />
-          {pruned.length > recent.length ? <p className="mt-3 text-xs text-slate-500">The {PRUNED_SHOWN} most recent are listed; filter the playbook by status for all.</p> : null}
+          {pruned.length > recent.length ? (
+            <p className="mt-3 text-xs text-slate-500">
+              The {PRUNED_SHOWN} most recent are listed; filter the playbook by status for all.
+            </p>
+          ) : null}
         </Card>
         <Card title="Back in use: proposals withdrawn because their counts changed">
           <WithdrawnList rows={withdrawn} />

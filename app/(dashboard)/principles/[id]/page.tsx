@@ -14,16 +14,42 @@ import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";
 import { getPrinciple } from "@/lib/db/sessions";
 
-export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ id: string }>;
+}): Promise<Metadata> {
   return { title: `Principle ${shortId((await params).id, 40)}` };
 }
 
-function VersionNote({ hasText, version, current }: { hasText: boolean; version: number | null; current: boolean }) {
-  if (!hasText) return <ErrorText>This principle is in none of the recent constitution versions: only its credits remain.</ErrorText>;
-  if (current) return <p className="mb-3 text-xs text-slate-500">From constitution version {version}, the version in force.</p>;
+function VersionNote({
+  hasText,
+  version,
+  current,
+}: {
+  hasText: boolean;
+  version: number | null;
+  current: boolean;
+}) {
+  if (!hasText)
+    return (
+      <ErrorText>
+        This principle is in none of the recent constitution versions: only its credits remain.
+      </ErrorText>
+    );
+  if (current)
+    return (
+      <p className="mb-3 text-xs text-slate-500">
+        From constitution version {version}, the version in force.
+      </p>
+    );
   return (
-    <p className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800" data-testid="older-version">
-      No longer in the constitution: this text is from version {version}, the newest version that had it.
+    <p
+      className="mb-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800"
+      data-testid="older-version"
+    >
+      No longer in the constitution: this text is from version {version}, the newest version that
+      had it.
     </p>
   );
 }
@@ -53,7 +79,10 @@ export default async function PrinciplePage({ params }: { params: Promise<{ id: 
           </span>
         }
         actions={
-          <Link href="/principles" className="whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline">
+          <Link
+            href="/principles"
+            className="whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline"
+          >
             All principles
           </Link>
         }
@@ -61,13 +90,23 @@ export default async function PrinciplePage({ params }: { params: Promise<{ id: 
       <div className="grid gap-6 xl:grid-cols-[1fr_22rem]">
         <div className="min-w-0 space-y-6">
           <Card title="Text">
-            <VersionNote hasText={text !== null} version={detail.textVersion} current={detail.inCurrentVersion} />
+            <VersionNote
+              hasText={text !== null}
+              version={detail.textVersion}
+              current={detail.inCurrentVersion}
+            />
             {text ? <PrincipleTextView text={text} /> : null}
           </Card>
           <Card title="Trust over time (90 days)">
             <TrustChart days={detail.daily} />
           </Card>
-          <Card title={detail.usage.length < detail.trust.useCount ? `Credits (newest ${detail.usage.length} of ${detail.trust.useCount})` : `Credits (${detail.usage.length})`}>
+          <Card
+            title={
+              detail.usage.length < detail.trust.useCount
+                ? `Credits (newest ${detail.usage.length} of ${detail.trust.useCount})`
+                : `Credits (${detail.usage.length})`
+            }
+          >
             <UsageTable usage={detail.usage} />
           </Card>
         </div>

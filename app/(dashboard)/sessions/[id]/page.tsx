@@ -19,7 +19,11 @@ import { db } from "@/lib/db/client";
 import { llmSettings } from "@/lib/env";
 import { lastReflection, NO_LLM_MESSAGE } from "@/lib/services/reflect";
 
-export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ id: string }>;
+}): Promise<Metadata> {
   // From the URL alone: a title must not show a prompt to whoever opens the link before signing in.
   return { title: `Session ${shortId((await params).id)}` };
 }
@@ -30,9 +34,18 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const user = await requirePage("viewer");
   const { id } = await params;
   if (!isStorableText(id)) notFound();
-  const [{ session, turns, toolCalls, outcome }, titles, reflection] = await Promise.all([orNotFound(getSession(id)), constitutionVersions.titles(), lastReflection(id)]);
+  const [{ session, turns, toolCalls, outcome }, titles, reflection] = await Promise.all([
+    orNotFound(getSession(id)),
+    constitutionVersions.titles(),
+    lastReflection(id),
+  ]);
   const injectedNames = [...new Set(turns.flatMap((t) => t.injectedKeyPoints))];
-  const injected = injectedNames.length ? await db().keyPoint.findMany({ where: { name: { in: injectedNames } }, orderBy: { name: "asc" } }) : [];
+  const injected = injectedNames.length
+    ? await db().keyPoint.findMany({
+        where: { name: { in: injectedNames } },
+        orderBy: { name: "asc" },
+      })
+    : [];
   return (
     <>
       <PageHeader
@@ -69,7 +82,9 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
             {outcome ? (
               <CreditsTable credits={outcome.credits} titles={titles} />
             ) : (
-              <p className="text-sm text-slate-500">The principles injected in this session are credited when it ends (SessionEnd).</p>
+              <p className="text-sm text-slate-500">
+                The principles injected in this session are credited when it ends (SessionEnd).
+              </p>
             )}
           </Card>
         </div>
@@ -79,7 +94,12 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           </Card>
           <SessionPlaybook
             sessionId={session.id}
-            injected={injected.map((k) => ({ name: k.name, text: k.text, helpful: k.helpful, harmful: k.harmful }))}
+            injected={injected.map((k) => ({
+              name: k.name,
+              text: k.text,
+              helpful: k.helpful,
+              harmful: k.harmful,
+            }))}
             reflection={reflection}
             canReflect={roleAtLeast(user.role, "editor")}
             llmConfigured={llmSettings() !== null}

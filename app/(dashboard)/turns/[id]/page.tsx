@@ -19,20 +19,30 @@ import { constitutionVersions } from "@/lib/db/constitution";
 import { getTurn, SCORE_COLUMN } from "@/lib/db/turns";
 import { PRINCIPLES, type ScoreDict } from "@/lib/reward";
 
-export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ id: string }>;
+}): Promise<Metadata> {
   // From the URL alone: a title must not show a prompt to whoever opens the link before signing in.
   return { title: `Turn ${shortId((await params).id)}` };
 }
 
-const pre = "max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-3 font-mono text-xs text-slate-800";
+const pre =
+  "max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-3 font-mono text-xs text-slate-800";
 
 export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");
   const { id } = await params;
   if (!isStorableText(id)) notFound();
-  const [{ turn, tools, weights }, titles] = await Promise.all([orNotFound(getTurn(id)), constitutionVersions.titles()]);
+  const [{ turn, tools, weights }, titles] = await Promise.all([
+    orNotFound(getTurn(id)),
+    constitutionVersions.titles(),
+  ]);
   const score = turn.score;
-  const effective = score ? (Object.fromEntries(PRINCIPLES.map((p) => [p, score[SCORE_COLUMN[p]]])) as ScoreDict) : null;
+  const effective = score
+    ? (Object.fromEntries(PRINCIPLES.map((p) => [p, score[SCORE_COLUMN[p]]])) as ScoreDict)
+    : null;
   const stored = (score?.engineScores ?? {}) as Partial<ScoreDict>;
   const engine = Object.fromEntries(PRINCIPLES.map((p) => [p, stored[p] ?? 1])) as ScoreDict;
   const sessionHref = `/turns?session=${encodeURIComponent(turn.sessionId)}`;
@@ -57,7 +67,10 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
           </>
         }
         actions={
-          <Link href="/turns" className="whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline">
+          <Link
+            href="/turns"
+            className="whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline"
+          >
             All turns
           </Link>
         }
@@ -66,33 +79,58 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
         <div className="min-w-0 space-y-6">
           {score && effective ? (
             <Card title="Scores">
-              <ScoreChart bars={PRINCIPLES.map((p) => ({ principle: p, engine: engine[p], effective: effective[p] }))} />
+              <ScoreChart
+                bars={PRINCIPLES.map((p) => ({
+                  principle: p,
+                  engine: engine[p],
+                  effective: effective[p],
+                }))}
+              />
               <ScoreTable engine={engine} effective={effective} weights={weights?.weights ?? {}} />
             </Card>
           ) : (
             <Card title="Scores">
-              <p className="text-sm text-slate-600">Not scored yet: the turn is scored when the agent stops.</p>
+              <p className="text-sm text-slate-600">
+                Not scored yet: the turn is scored when the agent stops.
+              </p>
             </Card>
           )}
           {score ? (
             <Card title="Reasoning">
-              <p data-testid="reasoning" className="whitespace-pre-wrap break-words text-sm text-slate-800">
+              <p
+                data-testid="reasoning"
+                className="whitespace-pre-wrap break-words text-sm text-slate-800"
+              >
                 {score.reasoning}
               </p>
             </Card>
           ) : null}
           <Card title="Prompt">
-            {turn.prompt ? <pre data-testid="turn-prompt" className={pre}>{turn.prompt}</pre> : <p className="text-sm text-slate-500">No prompt was reported.</p>}
+            {turn.prompt ? (
+              <pre data-testid="turn-prompt" className={pre}>
+                {turn.prompt}
+              </pre>
+            ) : (
+              <p className="text-sm text-slate-500">No prompt was reported.</p>
+            )}
           </Card>
           <Card title="Response">
-            {turn.response !== null ? <pre data-testid="turn-response" className={pre}>{turn.response}</pre> : <p className="text-sm text-slate-500">No response yet.</p>}
+            {turn.response !== null ? (
+              <pre data-testid="turn-response" className={pre}>
+                {turn.response}
+              </pre>
+            ) : (
+              <p className="text-sm text-slate-500">No response yet.</p>
+            )}
           </Card>
           <Card
             title={`Tools (${tools.length})`}
             actions={
               turn.toolsPassed === null ? null : (
                 <span className="flex gap-1">
-                  <Badge tone={turn.toolsPassed ? "green" : "red"}>{turn.toolsPassed ? "all passed" : "some failed"}</Badge>
+                  <Badge tone={turn.toolsPassed ? "green" : "red"}>
+                    {turn.toolsPassed ? "all passed" : "some failed"}
+                  </Badge>
                   {turn.hasMutations ? <Badge tone="amber">changed files</Badge> : null}
                 </span>
               )
@@ -103,7 +141,11 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
         </div>
         <div className="space-y-6">
           <Card title="Total">
-            {score ? <TurnTotals score={score} weights={weights} /> : <p className="text-sm text-slate-500">No total until the turn is scored.</p>}
+            {score ? (
+              <TurnTotals score={score} weights={weights} />
+            ) : (
+              <p className="text-sm text-slate-500">No total until the turn is scored.</p>
+            )}
           </Card>
           {score && roleAtLeast(user.role, "editor") ? (
             <Card title="Override a score">
@@ -114,8 +156,18 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
             <OverrideList overrides={turn.overrides} engine={engine} />
           </Card>
           <Card title={`Principles injected (${turn.injectedPrinciples.length})`}>
-            <InjectedPrinciples ids={turn.injectedPrinciples} retrieved={turn.retrievedPrinciples} delivery={turn.contextDelivery} titles={titles} />
-            {turn.constitutionVersionId ? <p className="mt-2 text-xs text-slate-500">Retrieved from constitution version {turn.constitutionVersionId}; titles are from the current version.</p> : null}
+            <InjectedPrinciples
+              ids={turn.injectedPrinciples}
+              retrieved={turn.retrievedPrinciples}
+              delivery={turn.contextDelivery}
+              titles={titles}
+            />
+            {turn.constitutionVersionId ? (
+              <p className="mt-2 text-xs text-slate-500">
+                Retrieved from constitution version {turn.constitutionVersionId}; titles are from
+                the current version.
+              </p>
+            ) : null}
           </Card>
         </div>
       </div>

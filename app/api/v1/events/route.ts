@@ -28,10 +28,14 @@ function sourceOf(req: Request, caller: Caller | null): "hook" | "api" | "dashbo
  * normalizes text and bounds dates and depth, so what reaches ingestion can be stored.
  */
 export const POST = route({ role: "editor", scope: "ingest" }, async ({ req, caller }) => {
-  const body = await readJsonBody(req, { bytes: MAX_EVENTS_BODY_BYTES, tokens: MAX_EVENTS_BODY_TOKENS });
+  const body = await readJsonBody(req, {
+    bytes: MAX_EVENTS_BODY_BYTES,
+    tokens: MAX_EVENTS_BODY_TOKENS,
+  });
   if ("refused" in body) return body.refused;
   const parsed = parseEventsRequest(body.value);
-  if (!parsed.success) throw validationErrorFrom(parsed.error.issues, "The events are invalid; none was applied.");
+  if (!parsed.success)
+    throw validationErrorFrom(parsed.error.issues, "The events are invalid; none was applied.");
   const events = "events" in parsed.data ? parsed.data.events : [parsed.data];
   return ingestEvents(events, { source: sourceOf(req, caller) });
 });

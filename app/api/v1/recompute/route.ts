@@ -6,5 +6,15 @@ export const dynamic = "force-dynamic";
 /** GET /api/v1/recompute: the newest recompute job's progress. */
 export const GET = route({ role: "viewer", scope: "read" }, async () => {
   const job = await latestRecompute();
-  return job ? { id: job.id, weightSetId: job.weightSetId, status: job.status, total: job.total, done: job.done, error: job.error, finishedAt: job.finishedAt } : null;
+  return job
+    ? {
+        id: job.id,
+        weightSetId: job.weightSetId,
+        status: job.status,
+        total: job.total,
+        done: job.done,
+        error: job.error,
+        finishedAt: job.finishedAt,
+      }
+    : null;
 });

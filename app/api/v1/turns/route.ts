@@ -11,10 +11,18 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route({ role: "viewer", scope: "read" }, async ({ req }) => {
   const parsed = turnFiltersSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!parsed.success) throw validationErrorFrom(parsed.error.issues, "The query parameters are invalid.");
+  if (!parsed.success)
+    throw validationErrorFrom(parsed.error.issues, "The query parameters are invalid.");
   const f = parsed.data;
   return listTurns(
-    { sessionId: f.session, ...dayRange(f), minTotal: f.min, maxTotal: f.max, principle: f.principle, below: f.below },
+    {
+      sessionId: f.session,
+      ...dayRange(f),
+      minTotal: f.min,
+      maxTotal: f.max,
+      principle: f.principle,
+      below: f.below,
+    },
     { cursor: f.cursor },
   );
 });
