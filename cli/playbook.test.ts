@@ -3,7 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SEED_FORMAT_EXAMPLE, SEED_MIXED_INPUT, SEED_MIXED_OUTPUT } from "@/lib/playbook";
+import {
+  SEED_FORMAT_EXAMPLE,
+  SEED_MIXED_INPUT,
+  SEED_MIXED_OUTPUT,
+} from "@/test/fixtures/seeds/playbook";
 import { EXIT } from "./errors";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PRINCIPLES, SEED_REWARD_EXAMPLES } from "@/lib/reward";
+import { PRINCIPLES } from "@/lib/reward";
+import { SEED_REWARD_EXAMPLES } from "@/test/fixtures/seeds/turn-score";
 import { EXIT } from "./errors";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");

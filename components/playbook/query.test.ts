@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PRUNE_HARMFUL_FLOOR, SEED_PRUNE_TABLE } from "@/lib/playbook";
+import { PRUNE_HARMFUL_FLOOR } from "@/lib/playbook";
+import { SEED_PRUNE_TABLE } from "@/test/fixtures/seeds/playbook";
 import { PRUNE_RULE, ruleWithCounts } from "./format";
 import { parsePlaybookQuery, storeStatus } from "./query";
 

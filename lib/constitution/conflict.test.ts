@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { comparePrecedence, orderByPrecedence, resolveConflict } from "./conflict";
 import type { Level } from "./schema";
-import { SEED_CONFLICT_EXAMPLE } from "./seed";
+import { SEED_CONFLICT_EXAMPLE } from "@/test/fixtures/seeds/constitution";
 
 type Side = { id: string; level: Level; priority: number; domain: string | null };
 

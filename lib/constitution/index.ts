@@ -9,7 +9,6 @@ export * from "./prefilter-cache";
 export * from "./llm-prompts";
 export * from "./llm-port";
 export * from "./store";
-export * from "./seed";
 export * from "./canonical";
 export * from "./diff";
 export * from "./eval-schema";

@@ -3,7 +3,7 @@ import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitu
 import { LexicalIndex, NOT_FOR_PENALTY } from "./lexical";
 import { parseConstitution } from "./parse";
 import { formatIssue, type Constitution } from "./schema";
-import { SEED_DOMAINS } from "./seed";
+import { SEED_DOMAINS } from "@/test/fixtures/seeds/constitution";
 import { stems } from "./text";
 
 const loaded = await loadConstitution(SHIPPED_CONSTITUTION_DIR);

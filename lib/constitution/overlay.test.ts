@@ -3,7 +3,7 @@ import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitu
 import { comparePrecedence } from "./conflict";
 import { getConstitution, resolveConstitution } from "./overlay";
 import { formatIssue, type Constitution, type Overlay, type Principle } from "./schema";
-import { SEED_DOMAINS, SEED_MEDICAL_OVERLAY } from "./seed";
+import { SEED_DOMAINS, SEED_MEDICAL_OVERLAY } from "@/test/fixtures/seeds/constitution";
 
 const loaded = await loadConstitution(SHIPPED_CONSTITUTION_DIR);
 if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join("\n"));

@@ -6,7 +6,7 @@ import { evalLexical } from "./eval-store";
 import { EVAL_DIR } from "./eval-schema";
 import { CORE_FILE, formatIssue } from "./schema";
 import { ConstitutionStore } from "./store";
-import { LEVEL_BANDS, SEED_DOMAINS, SEED_HARD_CONSTRAINTS, SEED_MEDICAL_OVERLAY, SEED_SOFT_NORMS } from "./seed";
+import { LEVEL_BANDS, SEED_DOMAINS, SEED_HARD_CONSTRAINTS, SEED_MEDICAL_OVERLAY, SEED_SOFT_NORMS } from "@/test/fixtures/seeds/constitution";
 
 const loaded = await loadConstitution(SHIPPED_CONSTITUTION_DIR);
 if (!loaded.ok) throw new Error(`the shipped constitution does not load:\n${loaded.issues.map(formatIssue).join("\n")}`);

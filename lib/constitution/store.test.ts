@@ -8,7 +8,7 @@ import { LlmCallError, LlmTimeoutError, type LlmPort, type LlmRequest, type LlmR
 import { allPrinciples } from "./overlay";
 import { CACHE_EVENTS, type OrchestrationEvent } from "./prefilter-cache";
 import { formatIssue } from "./schema";
-import { SEED_MEDICAL_OVERLAY } from "./seed";
+import { SEED_MEDICAL_OVERLAY } from "@/test/fixtures/seeds/constitution";
 import { ConstitutionStore, type Retrieval } from "./store";
 
 const loaded = await loadConstitution(SHIPPED_CONSTITUTION_DIR);

@@ -1,15 +1,38 @@
 import { describe, expect, it } from "vitest";
 import {
-  analyzeUserFeedback,
-  computeKeywordOverlap,
-  CONTINUATION_OVERLAP,
-  FEEDBACK_PATTERNS,
-  FEEDBACK_RESULTS,
-  RETRY_OVERLAP,
-} from "./feedback";
+  SEED_FEEDBACK_PATTERN_SOURCES,
+  SEED_FEEDBACK_VALUES,
+  SEED_OVERLAP_THRESHOLDS,
+} from "@/test/fixtures/seeds/credit";
+import { analyzeUserFeedback, computeKeywordOverlap, FEEDBACK_PATTERNS } from "./feedback";
 import { userFeedbackSchema } from "./schema";
 
-type Explicit = keyof typeof FEEDBACK_PATTERNS;
+type Explicit = keyof typeof SEED_FEEDBACK_PATTERN_SOURCES;
+const RETRY_OVERLAP = SEED_OVERLAP_THRESHOLDS.retryAbove;
+const CONTINUATION_OVERLAP = SEED_OVERLAP_THRESHOLDS.continuationBelow;
+
+describe("feedback values (docs/spec/credit-assignment.md § Phase 2)", () => {
+  it.each([
+    ["explicit_positive", "thanks", [], []],
+    ["explicit_negative", "that is wrong", [], []],
+    ["implicit_retry", "refactor login handler again", ["refactor the login handler"], []],
+    ["implicit_continuation", "write release notes", ["refactor the login handler"], [{}]],
+    ["neutral", "something", [], []],
+  ] as const)("%s has the spec's sentiment and confidence", (type, prompt, previous, tools) => {
+    expect(analyzeUserFeedback(prompt, previous, tools)).toMatchObject({
+      ...SEED_FEEDBACK_VALUES[type],
+      type,
+    });
+  });
+  it("uses the spec's patterns, positive first", () => {
+    expect(FEEDBACK_PATTERNS.explicit_positive.map((p) => p.source)).toEqual(
+      SEED_FEEDBACK_PATTERN_SOURCES.explicit_positive,
+    );
+    expect(FEEDBACK_PATTERNS.explicit_negative.map((p) => p.source)).toEqual(
+      SEED_FEEDBACK_PATTERN_SOURCES.explicit_negative,
+    );
+  });
+});
 const TOOL_RAN = [{ tool: "Read" }];
 
 describe("user feedback detection works for explicit positive/negative", () => {
@@ -36,17 +59,17 @@ describe("user feedback detection works for explicit positive/negative", () => {
   it.each(rows)("%j is %s by pattern %i", (prompt, type, index) => {
     const feedback = analyzeUserFeedback(prompt, ["an earlier request"], TOOL_RAN);
     expect(feedback).toEqual({
-      ...FEEDBACK_RESULTS[type],
+      ...SEED_FEEDBACK_VALUES[type],
       type,
       prompt_index: 1,
-      matched_patterns: [FEEDBACK_PATTERNS[type][index]!.source],
+      matched_patterns: [SEED_FEEDBACK_PATTERN_SOURCES[type][index]!],
     });
   });
 
   it("has a row for every pattern of FEEDBACK_PATTERNS", () => {
     const covered = new Set(rows.map(([, type, index]) => `${type}:${index}`));
-    const patterns = (Object.keys(FEEDBACK_PATTERNS) as Explicit[]).flatMap((type) =>
-      FEEDBACK_PATTERNS[type].map((_, index) => `${type}:${index}`),
+    const patterns = (Object.keys(SEED_FEEDBACK_PATTERN_SOURCES) as Explicit[]).flatMap((type) =>
+      SEED_FEEDBACK_PATTERN_SOURCES[type].map((_, index) => `${type}:${index}`),
     );
     expect([...covered].sort()).toEqual(patterns.sort());
   });
@@ -201,7 +224,11 @@ describe("user feedback detection works for implicit retry/continuation", () => 
       expectRelation[relation]();
     }
     const feedback = analyzeUserFeedback(prompt, previous, toolsRan ? TOOL_RAN : []);
-    expect(feedback).toEqual({ ...FEEDBACK_RESULTS[type], type, prompt_index: previous.length });
+    expect(feedback).toEqual({
+      ...SEED_FEEDBACK_VALUES[type],
+      type,
+      prompt_index: previous.length,
+    });
   });
 
   it.each([[0], [1], [3]])("prompt_index is the number of previous prompts (%i)", (count) => {

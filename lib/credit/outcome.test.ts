@@ -1,17 +1,21 @@
 import { describe, expect, it } from "vitest";
+import {
+  SEED_CLAMP_CASES,
+  SEED_CREDIT_BLEND as CREDIT_BLEND,
+  SEED_CREDIT_CASES,
+  SEED_EDIT_TOOLS as EDIT_TOOLS,
+  SEED_EDIT_VALUES as EDIT_VALUES,
+  SEED_ERROR_PENALTY as ERROR_PENALTY,
+  SEED_OUTCOME_WEIGHTS as OUTCOME_WEIGHTS,
+  SEED_STATUS_THRESHOLDS as OUTCOME_THRESHOLDS,
+} from "@/test/fixtures/seeds/credit";
 import { analyzeUserFeedback } from "./feedback";
 import {
   assignCredit,
   calculatePrincipleCredits,
   computeOutcomeSignals,
-  CREDIT_BLEND,
-  EDIT_TOOLS,
-  EDIT_VALUES,
   ERROR_COUNT_PATTERN,
-  ERROR_PENALTY,
   inferEnrichedOutcome,
-  OUTCOME_THRESHOLDS,
-  OUTCOME_WEIGHTS,
   outcomeParts,
   trust,
 } from "./outcome";
@@ -39,7 +43,7 @@ const feedback = (sentiment: number): UserFeedback => ({
 });
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** Seed 003's weighted score, spelled out from the engine's constants. */
+/** The spec's weighted score (docs/spec/credit-assignment.md § Phase 4), spelled out from the fixture's literals. */
 function weightedScore(s: OutcomeSignals): number {
   return (
     OUTCOME_WEIGHTS.tool_success * s.tool_success_rate +
@@ -76,6 +80,27 @@ const FULL_STATE = {
   ],
   userFeedback: [analyzeUserFeedback("thanks", ["refactor the parser"], [])],
 } satisfies SessionState;
+
+describe("worked sessions (docs/spec/credit-assignment.md § Phase 4, § Phase 5)", () => {
+  it.each(SEED_CREDIT_CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+    const outcome = assignCredit(session(c.state));
+    expect(outcome.score).toBeCloseTo(c.score, 12);
+    expect(outcome.status).toBe(c.status);
+    expect(outcome.principle_credits.map((p) => p.principle_id)).toEqual(
+      c.credits.map((p) => p.principle_id),
+    );
+    c.credits.forEach((expected, i) => {
+      const actual = outcome.principle_credits[i]!;
+      expect(actual.credit).toBeCloseTo(expected.credit, 12);
+      expect(actual.reasoning).toBe(expected.reasoning);
+    });
+  });
+  it.each(SEED_CLAMP_CASES)("clamps a credit %s", (_name, score, succeeded, credit) => {
+    const state = session({ injectedPrinciples: ["P1"], toolCalls: [call({ succeeded })] });
+    const outcome = inferEnrichedOutcome(state);
+    expect(calculatePrincipleCredits(state, { ...outcome, score })[0]!.credit).toBe(credit);
+  });
+});
 
 describe("types compile without errors", () => {
   it("a full SessionState satisfies the schema's type and parses to itself", () => {

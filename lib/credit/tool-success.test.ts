@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { SEED_TOOL_FAILURE_WORDS } from "@/test/fixtures/seeds/credit";
 import {
   BASH_EXIT_FAILURE_PATTERN,
   determineToolSuccess,
   TOOL_FAILURE_PATTERN,
 } from "./tool-success";
 
-const FAILURE_WORDS = TOOL_FAILURE_PATTERN.source.split("|");
+const FAILURE_WORDS = SEED_TOOL_FAILURE_WORDS;
 const TOOLS = ["Bash", "Read", "Edit", "WebFetch"];
 
-describe("tool success detection handles error patterns", () => {
+describe("tool success detection handles error patterns (docs/spec/credit-assignment.md § Phase 3)", () => {
+  it("fails on exactly the spec's words", () => {
+    expect(TOOL_FAILURE_PATTERN.source.split("|")).toEqual([...SEED_TOOL_FAILURE_WORDS]);
+  });
+
   it.each(FAILURE_WORDS.flatMap((word) => TOOLS.map((tool) => [word, tool] as const)))(
     "an output mentioning %j fails for %s, in any case",
     (word, tool) => {

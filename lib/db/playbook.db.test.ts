@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPlaybook, SEED_MIXED_INPUT } from "@/lib/playbook";
+import { loadPlaybook } from "@/lib/playbook";
+import { SEED_MIXED_INPUT } from "@/test/fixtures/seeds/playbook";
 import { setupTestDatabase, unique } from "@/test/db";
 import { db } from "./client";
 import { playbookStore } from "./playbook";

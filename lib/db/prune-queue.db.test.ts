@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConflictError } from "@/lib/errors";
-import { loadPlaybook, SEED_PRUNE_TABLE } from "@/lib/playbook";
+import { loadPlaybook } from "@/lib/playbook";
+import { SEED_PRUNE_TABLE } from "@/test/fixtures/seeds/playbook";
 import { setupTestDatabase, unique } from "@/test/db";
 import { db } from "./client";
 import { playbookStore } from "./playbook";

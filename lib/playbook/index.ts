@@ -3,5 +3,4 @@ export * from "./names";
 export * from "./extraction";
 export * from "./load";
 export * from "./playbook";
-export * from "./seed";
 export * from "./reflector-prompt";

@@ -17,10 +17,11 @@ import {
   SEED_MIGRATION_TABLE,
   SEED_MIXED_INPUT,
   SEED_MIXED_OUTPUT,
+  SEED_LEGACY_FORMATS,
   SEED_PRUNE_TABLE,
-} from "./seed";
+} from "@/test/fixtures/seeds/playbook";
 
-describe("seed 004: migration", () => {
+describe("playbook migration (docs/spec/playbook.md § Migration contracts)", () => {
   it.each(SEED_MIGRATION_TABLE)(
     "score %i -> helpful %i, harmful %i, score dropped",
     (score, helpful, harmful) => {
@@ -75,7 +76,16 @@ describe("seed 004: migration", () => {
   });
 });
 
-describe("seed 004: pruning", () => {
+describe("legacy formats 1 and 2 (docs/spec/playbook.md § Migration contracts)", () => {
+  it.each(Object.entries(SEED_LEGACY_FORMATS))("%s migrates to zero counters", (_format, c) => {
+    const { playbook } = loadPlaybook(
+      JSON.stringify({ version: "1.0", last_updated: null, key_points: [c.input] }),
+    );
+    expect(playbook.key_points).toEqual([c.output]);
+  });
+});
+
+describe("pruning (docs/spec/playbook.md § Pruning contract, decision table)", () => {
   it.each(SEED_PRUNE_TABLE)("helpful %i, harmful %i -> pruned %s", (helpful, harmful, pruned) => {
     expect(shouldPrune({ helpful, harmful })).toBe(pruned);
     const playbook: Playbook = {
@@ -90,7 +100,7 @@ describe("seed 004: pruning", () => {
   });
 
   it("never prunes zero-evaluation entries (the floor)", () => {
-    expect(PRUNE_HARMFUL_FLOOR).toBeGreaterThan(0);
+    expect(PRUNE_HARMFUL_FLOOR).toBe(3);
     expect(shouldPrune({ helpful: 0, harmful: 0 })).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
 export * from "./schema";
 export * from "./read";
 export * from "./reward";
-export * from "./seed";

@@ -9,18 +9,21 @@ import {
   readScoreDict,
   ScoreDictError,
 } from "./reward";
-import { DEFAULT_WEIGHTS, PRINCIPLES } from "./schema";
 import {
   GENERATIVE_TABLE,
   SEED_COMPOSABLE_TABLE,
+  SEED_DEFAULT_WEIGHTS,
   SEED_DICT_EXAMPLES,
   SEED_ETHICAL_TABLE,
   SEED_JOY_TABLE,
+  SEED_ONE_ZERO_TOTALS,
+  SEED_PERFECT_TOTAL,
   SEED_REWARD_EXAMPLES,
   SEED_WEIGHT_EXAMPLES,
-} from "./seed";
+} from "@/test/fixtures/seeds/turn-score";
+import { DEFAULT_WEIGHTS, PRINCIPLES } from "./schema";
 
-describe("seed 000 examples", () => {
+describe("turn-score examples (docs/spec/turn-score.md)", () => {
   it.each(SEED_REWARD_EXAMPLES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
     const { score } = constitutionalReward("send_message", c.turn, c.hasMutations);
     const { weightedTotal, weightedTotalBelow, joyBelow, ...scores } = c.expect;
@@ -33,7 +36,7 @@ describe("seed 000 examples", () => {
   });
 });
 
-describe("seed 000 tables", () => {
+describe("turn-score tables (docs/spec/turn-score.md § Scoring rules)", () => {
   it.each(SEED_ETHICAL_TABLE)(
     "ethical: mutations=%s tools_passed=%s -> %s",
     (mutations, passed, expected) => {
@@ -67,21 +70,25 @@ describe("weighted and normalized totals", () => {
       expect(score.normalizedTotal(e.weights)).toBe(1);
     },
   );
-  it("the default weights sum to the perfect total", () => {
-    expect(Object.values(DEFAULT_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(
-      PrincipleScore.maxTotal(),
-      10,
-    );
+  it("the default weights are the spec's", () => {
+    expect(DEFAULT_WEIGHTS).toEqual(SEED_DEFAULT_WEIGHTS);
+    expect(PrincipleScore.maxTotal()).toBe(SEED_PERFECT_TOTAL);
   });
+  it.each(SEED_ONE_ZERO_TOTALS)(
+    "a perfect turn with %s at 0 totals %s under the default weights",
+    (principle, total) => {
+      expect(new PrincipleScore({ [principle]: 0 }).weightedTotal()).toBe(total);
+    },
+  );
   it("normalizes so totals under different weights compare", () => {
     const { score } = constitutionalReward(
       "send_message",
       { response: "Done!", tools_passed: false },
       true,
     );
-    expect(score.normalizedTotal()).toBe(
-      Math.round((score.weightedTotal() / PrincipleScore.maxTotal()) * 1e4) / 1e4,
-    );
+    // ethical 0.5 (-1.0), joy 0.625 (-0.45): 7.25 / 8.7
+    expect(score.weightedTotal()).toBe(7.25);
+    expect(score.normalizedTotal()).toBe(0.8333);
     expect(score.normalizedTotal({ ethical: 10 })).toBeLessThan(
       score.normalizedTotal({ ethical: 0 }),
     );
