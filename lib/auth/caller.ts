@@ -99,8 +99,3 @@ export function allows(caller: Caller, access: Access): boolean {
 export function callerLabel(caller: Caller): string {
   return caller.kind === "user" ? caller.email : `api-key:${caller.name}`;
 }
-
-/** The user id to attribute a change to (an API key's owner for machine callers). */
-export function callerUserId(caller: Caller): string {
-  return caller.kind === "user" ? caller.userId : caller.ownerId;
-}

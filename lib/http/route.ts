@@ -112,16 +112,3 @@ export function errorResponse(error: unknown): Response {
     { status: 500 },
   );
 }
-
-/** Parses a JSON body against a schema, turning malformed JSON and schema failures into 400/422. */
-export async function jsonBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  let raw: unknown;
-  try {
-    raw = await req.json();
-  } catch {
-    throw new AppError("bad_request", 400, "The request body is not valid JSON.");
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw validationErrorFrom(parsed.error.issues);
-  return parsed.data;
-}
