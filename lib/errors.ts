@@ -11,35 +11,63 @@ export type ErrorCode =
   | "conflict"
   | "payload_too_large"
   | "invalid_input"
-  | "rate_limited"
   | "unavailable"
   | "internal";
 
-export class AppError extends Error {
-  constructor(
+/**
+ * One problem with one field of an input. `path` is the field ("weights.tasteful"), or
+ * "(root)" for the input as a whole. A refused constitution also says where the problem
+ * is: `file`, `line`, `column`, the rule's `field` and the `reason`.
+ */
+export type FieldIssue = {
+  path: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  field?: string;
+  reason?: string;
+};
+
+/** A conflict with a newer stored version names it, when there is one. */
+export type ConflictDetails = { currentVersionId: number | null };
+
+/** The body of every error answer and refused action; `details` is typed by `code`. */
+export type ErrorBody =
+  | { code: "invalid_input"; message: string; details?: FieldIssue[] }
+  | { code: "conflict"; message: string; details?: ConflictDetails }
+  | {
+      code: Exclude<ErrorCode, "invalid_input" | "conflict">;
+      message: string;
+      details?: undefined;
+    };
+
+export abstract class AppError extends Error {
+  protected constructor(
     readonly code: ErrorCode,
     readonly status: number,
     message: string,
-    readonly details?: unknown,
+    readonly details?: FieldIssue[] | ConflictDetails,
   ) {
     super(message);
     this.name = new.target.name;
   }
 
-  toJSON(): { error: { code: ErrorCode; message: string; details?: unknown } } {
+  toJSON(): { error: ErrorBody } {
+    // Each subclass's constructor pairs its code with the details it may carry.
     return {
       error: {
         code: this.code,
         message: this.message,
         ...(this.details === undefined ? {} : { details: this.details }),
-      },
+      } as ErrorBody,
     };
   }
 }
 
 export class BadRequestError extends AppError {
-  constructor(message: string, details?: unknown) {
-    super("bad_request", 400, message, details);
+  constructor(message: string) {
+    super("bad_request", 400, message);
   }
 }
 
@@ -62,7 +90,7 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string, details?: unknown) {
+  constructor(message: string, details?: ConflictDetails) {
     super("conflict", 409, message, details);
   }
 }
@@ -75,14 +103,8 @@ export class PayloadTooLargeError extends AppError {
 
 /** Input that parsed but breaks a rule; `details` lists each problem with its path. */
 export class ValidationError extends AppError {
-  constructor(message: string, details?: { path: string; message: string }[]) {
+  constructor(message: string, details?: FieldIssue[]) {
     super("invalid_input", 422, message, details);
-  }
-}
-
-export class RateLimitedError extends AppError {
-  constructor(message = "Too many requests; try again shortly.") {
-    super("rate_limited", 429, message);
   }
 }
 
@@ -112,16 +134,27 @@ export class ServiceUnavailableError extends UnavailableError {
   }
 }
 
+type Issue = { readonly path: readonly PropertyKey[]; readonly message: string };
+
+/** A zod issue's path as one string: "weights.tasteful", "tags.0", or "(root)" for the whole input. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path.map(String).join(".") || "(root)";
+}
+
+/** The one rendering of zod issues: a `{ path, message }` per issue. */
+export function fieldIssues(issues: readonly Issue[]): FieldIssue[] {
+  return issues.map((issue) => ({ path: issuePath(issue.path), message: issue.message }));
+}
+
+/** Zod issues as "path: message" lines, for people (forms, logs, the contract of a reply). */
+export function issueLines(issues: readonly Issue[]): string[] {
+  return fieldIssues(issues).map((issue) => `${issue.path}: ${issue.message}`);
+}
+
 /** Turns a zod error into a ValidationError whose details name each bad field. */
 export function validationErrorFrom(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  issues: readonly Issue[],
   message = "The input is invalid.",
 ): ValidationError {
-  return new ValidationError(
-    message,
-    issues.map((issue) => ({
-      path: issue.path.map(String).join(".") || "(root)",
-      message: issue.message,
-    })),
-  );
+  return new ValidationError(message, fieldIssues(issues));
 }

@@ -7,8 +7,7 @@ import { defineAction } from "./client";
 /** Adds a key point by hand (editors and up). */
 export const addKeyPointAction = defineAction(
   { role: "editor", input: addKeyPointSchema },
-  async (input, { caller }) => {
-    const actor = { id: caller.userId, label: caller.email };
+  async (input, { actor }) => {
     const name = await playbookStore.add(input.text, actor);
     revalidatePath("/playbook", "layout");
     return { name };

@@ -7,8 +7,7 @@ import { defineAction } from "./client";
 /** Applies an ExtractionResult by hand (editors and up): new points, ratings, then prune proposals. */
 export const applyExtractionAction = defineAction(
   { role: "editor", input: applyExtractionSchema },
-  async (input, { caller }) => {
-    const actor = { id: caller.userId, label: caller.email };
+  async (input, { actor }) => {
     const result = await playbookStore.applyExtraction(
       input.extraction,
       input.sessionId ?? null,

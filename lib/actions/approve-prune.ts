@@ -7,8 +7,7 @@ import { defineAction } from "./client";
 /** Approves prune proposals (approvers and admins) that still meet the rule when decided; recoverable with undo. */
 export const approvePruneAction = defineAction(
   { role: "approver", input: pruneDecisionSchema },
-  async (input, { caller }) => {
-    const actor = { id: caller.userId, label: caller.email };
+  async (input, { actor }) => {
     await playbookStore.approve(input.names, actor);
     revalidatePath("/playbook", "layout");
     return { names: input.names };

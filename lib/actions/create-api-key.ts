@@ -7,8 +7,8 @@ import { defineAction } from "./client";
 /** Creates a key; the full key is in this one response and nowhere else. */
 export const createApiKeyAction = defineAction(
   { role: "admin", input: createApiKeySchema },
-  async (input, { caller }) => {
-    const created = await apiKeys.create(input, { id: caller.userId, label: caller.email });
+  async (input, { actor }) => {
+    const created = await apiKeys.create(input, actor);
     revalidatePath("/api-keys");
     return created;
   },

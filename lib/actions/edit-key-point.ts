@@ -7,8 +7,7 @@ import { defineAction } from "./client";
 /** Edits a key point's text (editors and up); its counts and name stay. */
 export const editKeyPointAction = defineAction(
   { role: "editor", input: editKeyPointSchema },
-  async (input, { caller }) => {
-    const actor = { id: caller.userId, label: caller.email };
+  async (input, { actor }) => {
     await playbookStore.edit(input.name, input.text, actor);
     revalidatePath("/playbook", "layout");
     return { name: input.name };

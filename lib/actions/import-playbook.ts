@@ -9,16 +9,13 @@ import { defineAction } from "./client";
 /** Imports a playbook.json (legacy formats migrated by seed 004's rules) into the database (editors and up). */
 export const importPlaybookAction = defineAction(
   { role: "editor", input: importPlaybookSchema },
-  async (input, { caller }) => {
+  async (input, { actor }) => {
     const { playbook, warnings } = loadPlaybook(input.text);
     if (playbook.key_points.length === 0)
       throw new ValidationError(
         `Nothing to import: ${warnings.join("; ") || "the playbook has no key points"}.`,
       );
-    const result = await playbookStore.importPlaybook(playbook, {
-      id: caller.userId,
-      label: caller.email,
-    });
+    const result = await playbookStore.importPlaybook(playbook, actor);
     revalidatePath("/playbook", "layout");
     return { ...result, warnings };
   },

@@ -8,8 +8,7 @@ import { defineAction } from "./client";
 /** Adds a person and returns a one-time sign-in link for the admin to pass on. */
 export const inviteUserAction = defineAction(
   { role: "admin", input: inviteUserSchema },
-  async (input, { caller }) => {
-    const actor = { id: caller.userId, label: caller.email };
+  async (input, { actor }) => {
     const user = await users.create(input, actor);
     const link = await issueSignInLink(user.email, actor);
     revalidatePath("/users");

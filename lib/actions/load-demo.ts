@@ -8,7 +8,7 @@ import { defineAction } from "./client";
 /** Loads the shipped demo sessions through the transcript import path (editors and up; idempotent); audited with what it added. */
 export const loadDemoAction = defineAction(
   { role: "editor", input: z.object({}) },
-  async (_, { caller }) => {
+  async (_, { actor }) => {
     const summary = await importTranscripts(await transcriptFiles(DEMO_DIR));
     const result = {
       sessions: summary.sessions,
@@ -16,7 +16,7 @@ export const loadDemoAction = defineAction(
       duplicates: summary.duplicates,
     };
     await auditLog.record({
-      actor: { id: caller.userId, label: caller.email },
+      actor,
       action: "demo.load",
       objectType: "demo",
       objectId: "demo",

@@ -7,8 +7,8 @@ import { defineAction } from "./client";
 /** Overrides one principle's score on one turn (editors and up); audited, totals recomputed. */
 export const overrideScoreAction = defineAction(
   { role: "editor", input: overrideScoreSchema },
-  async (input, { caller }) => {
-    const totals = await overrideScore(input, { id: caller.userId, label: caller.email });
+  async (input, { actor }) => {
+    const totals = await overrideScore(input, actor);
     revalidatePath(`/turns/${input.turnId}`);
     return totals;
   },

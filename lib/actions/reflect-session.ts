@@ -7,8 +7,8 @@ import { defineAction } from "./client";
 /** Runs the playbook reflector on a session (editors and up); without an LLM it says what to configure. */
 export const reflectSessionAction = defineAction(
   { role: "editor", input: reflectSessionSchema },
-  async ({ sessionId }, { caller }) => {
-    const outcome = await reflectSession(sessionId, { id: caller.userId, label: caller.email });
+  async ({ sessionId }, { actor }) => {
+    const outcome = await reflectSession(sessionId, actor);
     revalidatePath(`/sessions/${sessionId}`);
     revalidatePath("/playbook", "layout");
     return outcome;

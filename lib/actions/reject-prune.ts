@@ -7,8 +7,7 @@ import { defineAction } from "./client";
 /** Rejects prune proposals (approvers and admins): the entries stay. */
 export const rejectPruneAction = defineAction(
   { role: "approver", input: pruneDecisionSchema },
-  async (input, { caller }) => {
-    const actor = { id: caller.userId, label: caller.email };
+  async (input, { actor }) => {
     await playbookStore.reject(input.names, actor);
     revalidatePath("/playbook", "layout");
     return { names: input.names };

@@ -6,8 +6,8 @@ import { defineAction } from "./client";
 
 export const revokeApiKeyAction = defineAction(
   { role: "admin", input: revokeApiKeySchema },
-  async ({ id }, { caller }) => {
-    await apiKeys.revoke(id, { id: caller.userId, label: caller.email });
+  async ({ id }, { actor }) => {
+    await apiKeys.revoke(id, actor);
     revalidatePath("/api-keys");
     return { id };
   },

@@ -7,11 +7,8 @@ import { defineAction } from "./client";
 /** Makes an earlier version current again, as a new version; approvers and admins only. */
 export const rollbackConstitutionAction = defineAction(
   { role: "approver", input: rollbackSchema },
-  async (input, { caller }) => {
-    const version = await constitutionVersions.rollback(input, {
-      id: caller.userId,
-      label: caller.email,
-    });
+  async (input, { actor }) => {
+    const version = await constitutionVersions.rollback(input, actor);
     revalidatePath("/constitution", "layout");
     return { versionId: version.id };
   },

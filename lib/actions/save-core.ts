@@ -13,10 +13,10 @@ import { defineAction } from "./client";
  */
 export const saveCoreAction = defineAction(
   { role: "editor", input: saveCoreSchema },
-  async (input, { caller }) => {
+  async (input, { actor }) => {
     const version = await constitutionVersions.saveFile(
       { path: CORE_FILE, ...input, action: "constitution.save_core" },
-      { id: caller.userId, label: caller.email },
+      actor,
     );
     revalidatePath("/constitution", "layout");
     return { versionId: version.id };

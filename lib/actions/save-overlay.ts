@@ -11,11 +11,8 @@ import { defineAction } from "./client";
  */
 export const saveOverlayAction = defineAction(
   { role: "editor", input: saveOverlaySchema },
-  async (input, { caller }) => {
-    const version = await constitutionVersions.saveOverlay(input, {
-      id: caller.userId,
-      label: caller.email,
-    });
+  async (input, { actor }) => {
+    const version = await constitutionVersions.saveOverlay(input, actor);
     revalidatePath("/constitution", "layout");
     return { versionId: version.id };
   },

@@ -7,11 +7,8 @@ import { defineAction } from "./client";
 /** Saves a new weight set (admins); stored totals are recomputed in the background. */
 export const saveWeightsAction = defineAction(
   { role: "admin", input: saveWeightsSchema },
-  async (input, { caller }) => {
-    const { weightSet, jobId } = await weightSets.save(input.weights, input.message, {
-      id: caller.userId,
-      label: caller.email,
-    });
+  async (input, { actor }) => {
+    const { weightSet, jobId } = await weightSets.save(input.weights, input.message, actor);
     revalidatePath("/weights");
     return { weightSetId: weightSet.id, jobId };
   },

@@ -6,11 +6,8 @@ import { defineAction } from "./client";
 
 export const setUserBlockedAction = defineAction(
   { role: "admin", input: setUserBlockedSchema },
-  async ({ userId, blocked }, { caller }) => {
-    const user = await users.setBlocked(userId, blocked, {
-      id: caller.userId,
-      label: caller.email,
-    });
+  async ({ userId, blocked }, { actor }) => {
+    const user = await users.setBlocked(userId, blocked, actor);
     revalidatePath("/users");
     return { userId: user.id, blocked: user.banned };
   },

@@ -6,8 +6,8 @@ import { defineAction } from "./client";
 
 export const setUserRoleAction = defineAction(
   { role: "admin", input: setUserRoleSchema },
-  async ({ userId, role }, { caller }) => {
-    const user = await users.setRole(userId, role, { id: caller.userId, label: caller.email });
+  async ({ userId, role }, { actor }) => {
+    const user = await users.setRole(userId, role, actor);
     revalidatePath("/users");
     return { userId: user.id, role: user.role };
   },

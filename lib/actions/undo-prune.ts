@@ -7,8 +7,7 @@ import { defineAction } from "./client";
 /** Restores a pruned key point with its history (approvers and admins): to the prune queue if its counts still meet the rule, else into use. */
 export const undoPruneAction = defineAction(
   { role: "approver", input: undoPruneSchema },
-  async (input, { caller }) => {
-    const actor = { id: caller.userId, label: caller.email };
+  async (input, { actor }) => {
     const status = await playbookStore.undo(input.name, actor);
     revalidatePath("/playbook", "layout");
     return { name: input.name, status };
