@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { switchDatabase, closeDb } from "@/lib/db/client";
-import { listTurns } from "@/lib/db/turns";
+import { turns } from "@/lib/db/turns";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TURNS = 1_000_000;
@@ -74,15 +74,15 @@ try {
   ).rows[0] as { turn_id: string; scored_at: Date };
   const cursor = { scoredAt: anchor.scored_at.toISOString(), turnId: anchor.turn_id };
 
-  const first = await timed(() => listTurns({}));
-  const deep = await timed(() => listTurns({}, { cursor }));
+  const first = await timed(() => turns.list({}));
+  const deep = await timed(() => turns.list({}, { cursor }));
   const offset = await timed(() =>
     sql(
       URL,
       `SELECT * FROM turn_score ORDER BY scored_at DESC, turn_id DESC OFFSET ${DEPTH} LIMIT 50`,
     ),
   );
-  const filtered = await timed(() => listTurns({ principle: "ethical", below: 0.9 }, { cursor }));
+  const filtered = await timed(() => turns.list({ principle: "ethical", below: 0.9 }, { cursor }));
   if (deep.value.rows[0]?.id !== (offset.value.rows[0] as { turn_id: string }).turn_id)
     throw new Error("keyset and OFFSET disagree");
   console.log(

@@ -11,8 +11,8 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { demoSessionIds } from "@/lib/services/import";
 import { roleAtLeast } from "@/lib/auth/roles";
-import { countSessions } from "@/lib/db/sessions";
-import { overviewStats } from "@/lib/db/stats";
+import { sessions } from "@/lib/db/sessions";
+import { stats as overviewStats } from "@/lib/db/stats";
 import { formatCount } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -47,13 +47,13 @@ function Stat({
 async function demoLoadable(role: string | null | undefined): Promise<boolean> {
   if (!roleAtLeast(role, "editor")) return false;
   const ids = await demoSessionIds();
-  return (await countSessions(ids)) < ids.length;
+  return (await sessions.count(ids)) < ids.length;
 }
 
 export default async function OverviewPage() {
   const user = await requirePage("viewer");
   const [stats, canLoadDemo] = await Promise.all([
-    overviewStats(TREND_DAYS),
+    overviewStats.overview(TREND_DAYS),
     demoLoadable(user.role),
   ]);
   return (

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { overrideScore } from "@/lib/db/turns";
+import { turns } from "@/lib/db/turns";
 import { overrideScoreSchema } from "@/lib/schemas/turns";
 import { defineAction } from "./client";
 
@@ -8,7 +8,7 @@ import { defineAction } from "./client";
 export const overrideScoreAction = defineAction(
   { role: "editor", input: overrideScoreSchema },
   async (input, { actor }) => {
-    const totals = await overrideScore(input, actor);
+    const totals = await turns.overrideScore(input, actor);
     revalidatePath(`/turns/${input.turnId}`);
     return totals;
   },

@@ -5,7 +5,7 @@ import { ensureConstitution } from "@/lib/services/constitution";
 import { ingestEvents } from "@/lib/services/ingest";
 import { setupTestDatabase, unique } from "@/test/db";
 import { db } from "./client";
-import { recordUsage } from "./credit";
+import { credits as creditRepository } from "./credit";
 import { PrismaClient } from "./generated/prisma/client";
 
 let teardown: () => Promise<void>;
@@ -27,7 +27,9 @@ describe("recordUsage", () => {
         : db();
     try {
       await Promise.all(
-        credits.map((credit, i) => recordUsage(principleId, `trace-${i}`, credit, { client })),
+        credits.map((credit, i) =>
+          creditRepository.recordUsage(principleId, `trace-${i}`, credit, { client }),
+        ),
       );
     } finally {
       if (client !== db()) await client.$disconnect();
@@ -46,7 +48,9 @@ describe("recordUsage", () => {
 
   it("refuses a credit outside 0..1 and writes nothing", async () => {
     const principleId = unique("P.BAD");
-    await expect(recordUsage(principleId, null, 1.5)).rejects.toThrow(/between 0 and 1/);
+    await expect(creditRepository.recordUsage(principleId, null, 1.5)).rejects.toThrow(
+      /between 0 and 1/,
+    );
     expect(await db().principleUsage.count({ where: { principleId } })).toBe(0);
   });
 });

@@ -3,11 +3,15 @@ import {
   assignCredit,
   sessionStateSchema,
   trust,
+  userFeedbackSchema,
   type EnrichedOutcome,
-  type UserFeedback,
 } from "@/lib/credit";
+import type { DailyTrust, PrincipleTrustRow } from "@/lib/schemas/principle-rows";
 import type { Prisma, PrismaClient } from "./generated/prisma/client";
 import { db } from "./client";
+import { parseColumn } from "./json-column";
+
+export type { PrincipleTrustRow };
 
 type Client = Prisma.TransactionClient | PrismaClient;
 type Usage = {
@@ -56,7 +60,7 @@ async function insertUsage(client: Client, usage: Usage[]): Promise<void> {
  * (use_count + 1, success_count + credit), in one atomic statement. Pass `tx` to
  * join an outer transaction.
  */
-export async function recordUsage(
+async function recordUsage(
   principleId: string,
   traceId: string | null,
   credit: number,
@@ -89,6 +93,7 @@ async function sessionStates(tx: Prisma.TransactionClient, sessionIds: string[])
       where: { sessionId: { in: sessionIds } },
       orderBy: [{ sessionId: "asc" }, { number: "asc" }],
       select: {
+        id: true,
         sessionId: true,
         prompt: true,
         injectedPrinciples: true,
@@ -123,7 +128,17 @@ async function sessionStates(tx: Prisma.TransactionClient, sessionIds: string[])
           active_principles: c.activePrinciples,
           prompt_index: Math.max(0, c.turnNumber - 1),
         })),
-      userFeedback: own.flatMap((t) => (t.feedback ? [t.feedback as UserFeedback] : [])),
+      userFeedback: own.flatMap((t) =>
+        t.feedback
+          ? [
+              parseColumn(userFeedbackSchema, t.feedback, {
+                table: "turn",
+                id: t.id,
+                field: "feedback",
+              }),
+            ]
+          : [],
+      ),
     });
     return { state, versions };
   });
@@ -137,7 +152,7 @@ async function sessionStates(tx: Prisma.TransactionClient, sessionIds: string[])
  * back first, so a session is never counted twice. A repeated SessionEnd (same
  * event id) never reaches here. Returns the outcomes by session.
  */
-export async function creditSessions(
+async function creditSessions(
   tx: Prisma.TransactionClient,
   sessionIds: string[],
 ): Promise<Map<string, EnrichedOutcome>> {
@@ -182,17 +197,8 @@ export async function creditSessions(
   return out;
 }
 
-export type PrincipleTrustRow = {
-  principleId: string;
-  useCount: number;
-  successCount: number;
-  raw: number | null;
-  smoothed: number;
-  lowerBound: number;
-};
-
 /** Every principle's counters with raw, smoothed and lower-bound trust. */
-export async function principleTrust(): Promise<Map<string, PrincipleTrustRow>> {
+async function principleTrust(): Promise<Map<string, PrincipleTrustRow>> {
   const rows = await db().principleStat.findMany();
   return new Map(
     rows.map((r) => {
@@ -213,7 +219,7 @@ export async function principleTrust(): Promise<Map<string, PrincipleTrustRow>> 
 }
 
 /** Per principle and day: uses, summed credit, and the day's smoothed trust. */
-export async function principleDaily(principleId?: string, days = 30) {
+async function principleDaily(principleId?: string, days = 30): Promise<DailyTrust[]> {
   const rows = await db().$queryRawUnsafe<
     { principle_id: string; day: Date; uses: bigint; credit: number }[]
   >(
@@ -230,3 +236,25 @@ export async function principleDaily(principleId?: string, days = 30) {
     smoothed: trust(r.credit, Number(r.uses)).smoothed,
   }));
 }
+
+/** Sessions among these that were credited before (they hold an outcome). */
+async function creditedAmong(
+  tx: Prisma.TransactionClient,
+  sessionIds: string[],
+): Promise<string[]> {
+  if (sessionIds.length === 0) return [];
+  const rows = await tx.sessionOutcome.findMany({
+    where: { sessionId: { in: sessionIds } },
+    select: { sessionId: true },
+  });
+  return rows.map((r) => r.sessionId);
+}
+
+/** Seed 003's credit: principles' usage and counters, and sessions' outcomes. */
+export const credits = {
+  recordUsage,
+  creditSessions,
+  creditedAmong,
+  trust: principleTrust,
+  daily: principleDaily,
+} as const;

@@ -1,19 +1,15 @@
-import type { Prisma, PrismaClient } from "./generated/prisma/client";
+import { eventResultSchema, type EventResult } from "@/lib/schemas/events";
+import type { ContextDelivery } from "@/lib/schemas/statuses";
+import { db } from "./client";
+import { parseColumn } from "./json-column";
+import { jsonParameter as json } from "./sql-json";
+import type { Tx } from "./transaction";
 
-/**
+/*
  * The set-based statements behind event ingestion: each reads or writes every row
  * of a batch at once, whatever the batch holds, passing the rows as one JSON
  * parameter (`jsonb_to_recordset`). lib/services/ingest.ts decides what to write.
  */
-type Tx = Prisma.TransactionClient;
-
-/**
- * Rows as one JSON parameter. PostgreSQL's text and jsonb hold no NUL: one that got
- * past the edge (a principle title in a version stored before NULs were refused)
- * becomes U+FFFD rather than failing the batch.
- */
-const json = (rows: unknown[]) =>
-  JSON.stringify(rows).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\ufffd");
 
 export type SessionTouch = {
   id: string;
@@ -29,7 +25,7 @@ export type SessionTouch = {
  * two batches never wait on each other's rows in opposite orders. The row locks it
  * takes keep a session's events applied one batch at a time.
  */
-export async function upsertSessions(tx: Tx, sessions: SessionTouch[]): Promise<void> {
+async function upsertSessions(tx: Tx, sessions: SessionTouch[]): Promise<void> {
   const rows = [...sessions].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   await tx.$executeRawUnsafe(
     `INSERT INTO agent_session (id, source, cwd, transcript_path, started_at, last_event_at)
@@ -43,16 +39,28 @@ export async function upsertSessions(tx: Tx, sessions: SessionTouch[]): Promise<
   );
 }
 
-/** The results stored for event ids already received. */
-export async function seenEvents(
-  tx: Tx | PrismaClient,
+/** The results stored for event ids already received (outside a transaction when `tx` is absent). */
+async function seenEvents(
   ids: string[],
-): Promise<Map<string, { session_id: string; type: string; result: unknown }>> {
+  tx?: Tx,
+): Promise<Map<string, { session_id: string; type: string; result: EventResult | null }>> {
   if (ids.length === 0) return new Map();
-  const rows = await tx.$queryRawUnsafe<
+  const rows = await (tx ?? db()).$queryRawUnsafe<
     { id: string; session_id: string; type: string; result: unknown }[]
   >(`SELECT id, session_id, type, result FROM agent_event WHERE id = ANY($1::text[])`, ids);
-  return new Map(rows.map((r) => [r.id, r]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        ...r,
+        result: parseColumn(eventResultSchema.nullable(), r.result, {
+          table: "agent_event",
+          id: r.id,
+          field: "result",
+        }),
+      },
+    ]),
+  );
 }
 
 export type LatestTurn = {
@@ -66,7 +74,7 @@ export type LatestTurn = {
 };
 
 /** Each session's latest turn, with the tool calls recorded in it so far. */
-export async function latestTurns(tx: Tx, sessionIds: string[]): Promise<Map<string, LatestTurn>> {
+async function latestTurns(tx: Tx, sessionIds: string[]): Promise<Map<string, LatestTurn>> {
   const rows = await tx.$queryRawUnsafe<
     (Omit<LatestTurn, "tools"> & { tools: LatestTurn["tools"] | null })[]
   >(
@@ -79,28 +87,13 @@ export async function latestTurns(tx: Tx, sessionIds: string[]): Promise<Map<str
   return new Map(rows.map((r) => [r.session_id, { ...r, tools: r.tools ?? [] }]));
 }
 
-/** Reviewers' overrides of the given turns, by turn id. */
-export async function overridesOf(
-  tx: Tx,
-  turnIds: string[],
-): Promise<Map<string, Record<string, number>>> {
-  const out = new Map<string, Record<string, number>>();
-  if (turnIds.length === 0) return out;
-  const rows = await tx.$queryRawUnsafe<{ turn_id: string; principle: string; value: number }[]>(
-    `SELECT turn_id, principle, value FROM score_override WHERE turn_id = ANY($1::text[])`,
-    turnIds,
-  );
-  for (const r of rows) out.set(r.turn_id, { ...out.get(r.turn_id), [r.principle]: r.value });
-  return out;
-}
-
 export type NewTurn = {
   id: string;
   session_id: string;
   number: number;
   prompt: string;
   started_at: string;
-  context_delivery: "delivered" | "spooled" | "imported" | "none";
+  context_delivery: ContextDelivery;
   injected_principles: string[];
   injected_key_points: string[];
   retrieved_principles: string[];
@@ -120,7 +113,7 @@ export type TurnStop = {
 };
 
 /** Inserts new turns; one stopped in the same batch carries its stop fields too. */
-export async function insertTurns(
+async function insertTurns(
   tx: Tx,
   turns: (NewTurn & Partial<Omit<TurnStop, "id">>)[],
 ): Promise<void> {
@@ -137,7 +130,7 @@ export async function insertTurns(
   );
 }
 
-export async function stopTurns(tx: Tx, stops: TurnStop[]): Promise<void> {
+async function stopTurns(tx: Tx, stops: TurnStop[]): Promise<void> {
   if (stops.length === 0) return;
   await tx.$executeRawUnsafe(
     `UPDATE turn SET response = x.response, action = x.action, tools_passed = x.tools_passed, has_mutations = x.has_mutations, context_utilization = x.context_utilization, stopped_at = x.stopped_at
@@ -160,7 +153,7 @@ export type NewToolCall = {
   at: string;
 };
 
-export async function insertToolCalls(tx: Tx, calls: NewToolCall[]): Promise<void> {
+async function insertToolCalls(tx: Tx, calls: NewToolCall[]): Promise<void> {
   if (calls.length === 0) return;
   await tx.$executeRawUnsafe(
     `INSERT INTO tool_call (id, session_id, turn_number, tool_use_id, name, input, output, succeeded, active_principles, at)
@@ -170,44 +163,7 @@ export async function insertToolCalls(tx: Tx, calls: NewToolCall[]): Promise<voi
   );
 }
 
-export type ScoreRow = {
-  turn_id: string;
-  engine_scores: unknown;
-  tasteful: number;
-  curated: number;
-  ethical: number;
-  joy_inducing: number;
-  composable: number;
-  heterarchical: number;
-  generative: number;
-  weighted_total: number;
-  max_total: number;
-  normalized_total: number;
-  reasoning: string;
-  weight_set_id: number;
-  constitution_version_id: number | null;
-};
-
-/** Writes turn scores; a turn scored before is scored again (its scored_at moves). */
-export async function upsertScores(tx: Tx, scores: ScoreRow[]): Promise<void> {
-  if (scores.length === 0) return;
-  const columns =
-    "turn_id, engine_scores, tasteful, curated, ethical, joy_inducing, composable, heterarchical, generative, weighted_total, max_total, normalized_total, reasoning, weight_set_id, constitution_version_id";
-  const updates = columns
-    .split(", ")
-    .slice(1)
-    .map((c) => `${c} = EXCLUDED.${c}`)
-    .join(", ");
-  await tx.$executeRawUnsafe(
-    `INSERT INTO turn_score (${columns})
-     SELECT ${columns} FROM jsonb_to_recordset($1::jsonb) AS x(turn_id text, engine_scores jsonb, tasteful float8, curated float8, ethical float8, joy_inducing float8, composable float8, heterarchical float8,
-       generative float8, weighted_total float8, max_total float8, normalized_total float8, reasoning text, weight_set_id int, constitution_version_id int)
-     ON CONFLICT (turn_id) DO UPDATE SET ${updates}, scored_at = now()`,
-    json(scores),
-  );
-}
-
-export async function endSessions(
+async function endSessions(
   tx: Tx,
   ends: { id: string; at: string; reason: string | null }[],
 ): Promise<void> {
@@ -219,7 +175,7 @@ export async function endSessions(
 }
 
 /** Records the batch's events with their results; an id recorded meanwhile is left as it was. */
-export async function recordEvents(
+async function recordEvents(
   tx: Tx,
   events: { id: string; session_id: string; type: string; result: unknown }[],
 ): Promise<void> {
@@ -236,7 +192,7 @@ export async function recordEvents(
  * become "would have injected", and so do their tool calls' active principles.
  * Returns the sessions that changed.
  */
-export async function markUndelivered(
+async function markUndelivered(
   tx: Tx,
   turns: { session_id: string; number: number }[],
 ): Promise<string[]> {
@@ -256,11 +212,15 @@ export async function markUndelivered(
   return [...new Set(changed.map((c) => c.session_id))];
 }
 
-/** Queues the reflector for ended sessions in the leased job table. */
-export async function queueReflections(tx: Tx, sessionIds: string[]): Promise<void> {
-  if (sessionIds.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO recompute_job (kind, session_id, status) SELECT 'reflect', s, 'queued' FROM unnest($1::text[]) AS s`,
-    sessionIds,
-  );
-}
+/** The statements event ingestion is made of, each over a whole batch (agent_session, agent_event, turn, tool_call). */
+export const eventBatches = {
+  upsertSessions,
+  seenEvents,
+  latestTurns,
+  insertTurns,
+  stopTurns,
+  insertToolCalls,
+  endSessions,
+  recordEvents,
+  markUndelivered,
+} as const;

@@ -1,7 +1,13 @@
+import { jobStatusSchema, type JobKind } from "@/lib/schemas/statuses";
 import { db } from "./client";
+import { parseColumn } from "./json-column";
+import type { Tx } from "./transaction";
+import { scores } from "./scores";
+import { weightSets } from "./weights";
+
+export type { JobKind };
 
 /** The leased job table: recomputes of stored totals (kind "recompute") and reflections on ended sessions (kind "reflect"). */
-export type JobKind = "recompute" | "reflect";
 export type LeasedJob = {
   id: number;
   weight_set_id: number | null;
@@ -9,17 +15,26 @@ export type LeasedJob = {
   cursor: string | null;
 };
 
-/**
- * Claims up to `limit` runnable jobs of a kind, oldest first: queued ones, and running
- * ones whose lease lapsed (their process stopped). SKIP LOCKED, so two instances never
- * take the same job. Each claim counts as an attempt.
- */
-export async function claimJobs(
-  kind: JobKind,
-  owner: string,
-  options: { limit: number; leaseSeconds: number },
-): Promise<LeasedJob[]> {
-  return db().$queryRaw<LeasedJob[]>`
+/** A worker no longer holds a job's lease: another instance took it over, or it was superseded. */
+export class LeaseLostError extends Error {
+  constructor(jobId: number) {
+    super(`Lost the lease on recompute job ${jobId}.`);
+  }
+}
+
+/** The leased job table (recompute_job): recomputes of stored totals and reflections on ended sessions. */
+export const jobs = {
+  /**
+   * Claims up to `limit` runnable jobs of a kind, oldest first: queued ones, and running
+   * ones whose lease lapsed (their process stopped). SKIP LOCKED, so two instances never
+   * take the same job. Each claim counts as an attempt.
+   */
+  async claim(
+    kind: JobKind,
+    owner: string,
+    options: { limit: number; leaseSeconds: number },
+  ): Promise<LeasedJob[]> {
+    return db().$queryRaw<LeasedJob[]>`
     UPDATE recompute_job SET status = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${options.leaseSeconds}), attempts = attempts + 1
     WHERE id IN (
       SELECT id FROM recompute_job
@@ -27,4 +42,93 @@ export async function claimJobs(
       ORDER BY id LIMIT ${options.limit} FOR UPDATE SKIP LOCKED
     )
     RETURNING id, weight_set_id, session_id, cursor`;
-}
+  },
+
+  /**
+   * Recomputes one batch of stored totals under a recompute job's weight set, in one
+   * transaction with the job's progress; throws LeaseLostError when `owner` no longer
+   * holds the job. Returns false when the job is finished.
+   */
+  async runRecomputeBatch(
+    job: { id: number; weight_set_id: number },
+    owner: string,
+    options: { batchSize: number; leaseMs: number },
+  ): Promise<boolean> {
+    return db().$transaction(async (tx) => {
+      const state = await tx.recomputeJob.findUniqueOrThrow({ where: { id: job.id } });
+      const status = parseColumn(jobStatusSchema, state.status, {
+        table: "recompute_job",
+        id: state.id,
+        field: "status",
+      });
+      if (state.leaseOwner !== owner || status !== "running") throw new LeaseLostError(job.id);
+      const weights = await weightSets.getIn(tx, job.weight_set_id);
+      const ids = await scores.reweigh(tx, {
+        cursor: state.cursor,
+        limit: options.batchSize,
+        weights,
+      });
+      const finished = ids.length < options.batchSize;
+      const moved = await tx.recomputeJob.updateMany({
+        where: { id: job.id, leaseOwner: owner },
+        data: {
+          cursor: ids.at(-1) ?? state.cursor,
+          done: { increment: ids.length },
+          leaseUntil: new Date(Date.now() + options.leaseMs),
+          ...(finished ? { status: "done", finishedAt: new Date(), leaseOwner: null } : {}),
+        },
+      });
+      if (moved.count !== 1) throw new LeaseLostError(job.id);
+      return !finished;
+    });
+  },
+
+  /** Marks a job failed with why, and releases it. */
+  async fail(id: number, error: string): Promise<void> {
+    await db().recomputeJob.update({
+      where: { id },
+      data: { status: "failed", error, leaseOwner: null },
+    });
+  },
+
+  /** Marks a job done, if `owner` still holds it. */
+  async finish(id: number, owner: string): Promise<void> {
+    await db().recomputeJob.updateMany({
+      where: { id, leaseOwner: owner },
+      data: { status: "done", finishedAt: new Date(), leaseOwner: null },
+    });
+  },
+
+  /** Releases a job `owner` holds for another try, or fails it once it has had `maxAttempts`. */
+  async release(id: number, owner: string, error: string, maxAttempts: number): Promise<void> {
+    await db()
+      .$executeRaw`UPDATE recompute_job SET status = CASE WHEN attempts >= ${maxAttempts} THEN 'failed' ELSE 'queued' END, error = ${error}, lease_owner = NULL, lease_until = NULL WHERE id = ${id} AND lease_owner = ${owner}`;
+  },
+
+  /** Queues the reflector for ended sessions. */
+  async queueReflections(tx: Tx, sessionIds: string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await tx.$executeRawUnsafe(
+      `INSERT INTO recompute_job (kind, session_id, status) SELECT 'reflect', s, 'queued' FROM unnest($1::text[]) AS s`,
+      sessionIds,
+    );
+  },
+
+  /** The newest recompute job, for the Weights page's progress bar. */
+  async latestRecompute() {
+    const row = await db().recomputeJob.findFirst({
+      where: { kind: "recompute" },
+      orderBy: { id: "desc" },
+    });
+    return row
+      ? {
+          ...row,
+          status: parseColumn(jobStatusSchema, row.status, {
+            table: "recompute_job",
+            id: row.id,
+            field: "status",
+          }),
+        }
+      : null;
+  },
+} as const;

@@ -341,6 +341,21 @@ export const playbookStore = {
     };
   },
 
+  /** The key points with these names, by name, whatever their status (what a session was given). */
+  async byNames(names: string[]): Promise<PlaybookEntry[]> {
+    if (names.length === 0) return [];
+    const rows = await db().keyPoint.findMany({
+      where: { name: { in: names } },
+      orderBy: { name: "asc" },
+    });
+    return rows.map((k) => ({
+      name: k.name,
+      text: k.text,
+      helpful: k.helpful,
+      harmful: k.harmful,
+    }));
+  },
+
   /** The most trusted active key points, for injection, formatted as seed 004's lines: a proposed or pruned point is never given to an agent. */
   async forInjection(limit: number): Promise<{ names: string[]; text: string }> {
     if (limit <= 0) return { names: [], text: "" };

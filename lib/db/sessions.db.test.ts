@@ -4,8 +4,8 @@ import { agentEventSchema, type AgentEventInput } from "@/lib/schemas/events";
 import { ensureConstitution } from "@/lib/services/constitution";
 import { ingestEvents } from "@/lib/services/ingest";
 import { setupTestDatabase } from "@/test/db";
-import { countSessions, listSessions } from "./sessions";
-import { overviewStats } from "./stats";
+import { sessions } from "./sessions";
+import { stats as statsRepository } from "./stats";
 
 let teardown: () => Promise<void>;
 beforeAll(async () => {
@@ -50,7 +50,7 @@ describe("listSessions", () => {
   it("gives each session its working directory, transcript path and first prompt (its start only)", async () => {
     const long = `Fix the flaky checkout test. ${"x".repeat(1000)}`;
     const { session } = await reportTurn(0, long);
-    const row = (await listSessions({ limit: 200 })).find((r) => r.id === session);
+    const row = (await sessions.list({ limit: 200 })).find((r) => r.id === session);
     expect(row).toMatchObject({
       source: "api",
       cwd: "/home/dev/shop-api",
@@ -59,14 +59,14 @@ describe("listSessions", () => {
     });
     expect(long.startsWith(row!.firstPrompt!)).toBe(true);
     expect(row!.firstPrompt!.length).toBeLessThan(long.length);
-    expect(await countSessions([session, `missing-${randomUUID()}`])).toBe(1);
+    expect(await sessions.count([session, `missing-${randomUUID()}`])).toBe(1);
   });
 });
 
 describe("overviewStats", () => {
   it("puts a turn on the day it happened, not the day it was scored", async () => {
     const { at } = await reportTurn(3, "Add a changelog entry for the release.");
-    const stats = await overviewStats(30);
+    const stats = await statsRepository.overview(30);
     expect(stats.trend.map((t) => t.day)).toContain(dayOf(at));
     expect(stats.trend.every((t) => t.avgNormalized >= 0 && t.avgNormalized <= 1)).toBe(true);
   });

@@ -1,22 +1,22 @@
-import {
-  outcomeParts,
-  trust,
-  type OutcomeSignals,
-  type PrincipleCredit,
-  type UserFeedback,
-} from "@/lib/credit";
-import { allPrinciples } from "@/lib/constitution/overlay";
+import { outcomeParts } from "@/lib/credit";
 import { NotFoundError } from "@/lib/errors";
+import {
+  outcomeSignalsSchema,
+  principleCreditsSchema,
+  type SessionDetail,
+  type SessionListRow,
+} from "@/lib/schemas/session-rows";
+import { contextDeliverySchema, outcomeStatusSchema } from "@/lib/schemas/statuses";
+import { userFeedbackSchema } from "@/lib/credit";
 import { isStorableText } from "@/lib/schemas/text";
 import { db } from "./client";
-import { constitutionVersions } from "./constitution";
-import { principleDaily, principleTrust } from "./credit";
+import { parseColumn } from "./json-column";
 
 /** Characters of a session's first prompt read for the Sessions table. */
 const FIRST_PROMPT_READ = 400;
 
 /** Sessions, newest activity first, with where they came from, their first prompt (its start) and their outcome when credited. */
-export async function listSessions(options: { limit?: number; before?: Date } = {}) {
+async function list(options: { limit?: number; before?: Date } = {}): Promise<SessionListRow[]> {
   const rows = await db().agentSession.findMany({
     where: options.before ? { lastEventAt: { lt: options.before } } : {},
     orderBy: { lastEventAt: "desc" },
@@ -36,7 +36,17 @@ export async function listSessions(options: { limit?: number; before?: Date } = 
     ),
   ]);
   const outcomeOf = new Map(
-    outcomes.map((o) => [o.sessionId, { status: o.status, score: o.score }]),
+    outcomes.map((o) => [
+      o.sessionId,
+      {
+        status: parseColumn(outcomeStatusSchema, o.status, {
+          table: "session_outcome",
+          id: o.sessionId,
+          field: "status",
+        }),
+        score: o.score,
+      },
+    ]),
   );
   const promptOf = new Map(prompts.map((p) => [p.session_id, p.prompt]));
   return rows.map((r) => ({
@@ -55,12 +65,12 @@ export async function listSessions(options: { limit?: number; before?: Date } = 
 }
 
 /** How many of these session ids are stored. */
-export async function countSessions(ids: string[]): Promise<number> {
+async function count(ids: string[]): Promise<number> {
   return ids.length === 0 ? 0 : db().agentSession.count({ where: { id: { in: ids } } });
 }
 
 /** One session: prompts with their feedback, tool calls with the principles active, the outcome and how it was formed, the credits. */
-export async function getSession(id: string) {
+async function get(id: string): Promise<SessionDetail> {
   // An id from a URL may hold what no stored id can (a NUL); PostgreSQL would refuse to compare it.
   if (!isStorableText(id)) throw new NotFoundError(`No session ${id}.`);
   const session = await db().agentSession.findUnique({ where: { id } });
@@ -76,9 +86,21 @@ export async function getSession(id: string) {
     db().toolCall.findMany({ where: { sessionId: id }, orderBy: { at: "asc" } }),
     db().sessionOutcome.findUnique({ where: { sessionId: id } }),
   ]);
-  const signals = outcome?.signals as OutcomeSignals | undefined;
+  const ref = { table: "session_outcome", id };
+  const signals = outcome
+    ? parseColumn(outcomeSignalsSchema, outcome.signals, { ...ref, field: "signals" })
+    : undefined;
   return {
-    session,
+    session: {
+      id: session.id,
+      source: session.source,
+      cwd: session.cwd,
+      transcriptPath: session.transcriptPath,
+      startedAt: session.startedAt,
+      lastEventAt: session.lastEventAt,
+      endedAt: session.endedAt,
+      endReason: session.endReason,
+    },
     turns: turns.map((t) => ({
       id: t.id,
       number: t.number,
@@ -88,8 +110,19 @@ export async function getSession(id: string) {
       injectedPrinciples: t.injectedPrinciples,
       injectedKeyPoints: t.injectedKeyPoints,
       retrievedPrinciples: t.retrievedPrinciples,
-      contextDelivery: t.contextDelivery,
-      feedback: (t.feedback as UserFeedback | null) ?? null,
+      contextDelivery: parseColumn(contextDeliverySchema, t.contextDelivery, {
+        table: "turn",
+        id: t.id,
+        field: "context_delivery",
+      }),
+      feedback:
+        t.feedback === null
+          ? null
+          : parseColumn(userFeedbackSchema, t.feedback, {
+              table: "turn",
+              id: t.id,
+              field: "feedback",
+            }),
       score: t.score,
     })),
     toolCalls: toolCalls.map((c) => ({
@@ -105,122 +138,30 @@ export async function getSession(id: string) {
     outcome:
       outcome && signals
         ? {
-            status: outcome.status,
+            status: parseColumn(outcomeStatusSchema, outcome.status, { ...ref, field: "status" }),
             score: outcome.score,
             signals,
             parts: outcomeParts(signals),
-            credits: outcome.credits as PrincipleCredit[],
+            credits: parseColumn(principleCreditsSchema, outcome.credits, {
+              ...ref,
+              field: "credits",
+            }),
             computedAt: outcome.computedAt,
           }
         : null,
   };
 }
 
-/** Every principle of the current constitution (and any credited principle no longer in it) with its trust and a 30-day daily series. */
-export async function principlesWithTrust() {
-  const [version, trustById, daily] = await Promise.all([
-    constitutionVersions.current(),
-    principleTrust(),
-    principleDaily(undefined, 30),
+/** A session's turns and tool calls in order, for the reflector; null when there is no such session. */
+async function forReflection(id: string) {
+  const session = await db().agentSession.findUnique({ where: { id } });
+  if (!session) return null;
+  const [turns, tools] = await Promise.all([
+    db().turn.findMany({ where: { sessionId: id }, orderBy: { number: "asc" } }),
+    db().toolCall.findMany({ where: { sessionId: id }, orderBy: { at: "asc" } }),
   ]);
-  const principles = version ? allPrinciples(version.constitution) : [];
-  const known = new Set(principles.map((p) => p.id));
-  const series = new Map<string, { day: string; smoothed: number; uses: number }[]>();
-  for (const d of daily)
-    series.set(d.principleId, [
-      ...(series.get(d.principleId) ?? []),
-      { day: d.day, smoothed: d.smoothed, uses: d.uses },
-    ]);
-  const empty = {
-    useCount: 0,
-    successCount: 0,
-    raw: null,
-    smoothed: trust(0, 0).smoothed,
-    lowerBound: 0,
-  };
-  return [
-    ...principles.map((p) => ({
-      id: p.id,
-      title: p.title,
-      level: p.level,
-      priority: p.priority,
-      domain: p.domain,
-      inConstitution: true,
-      ...(trustById.get(p.id) ?? empty),
-      trend: series.get(p.id) ?? [],
-    })),
-    ...[...trustById.values()]
-      .filter((t) => !known.has(t.principleId))
-      .map((t) => ({
-        id: t.principleId,
-        title: "(no longer in the constitution)",
-        level: null,
-        priority: null,
-        domain: null,
-        inConstitution: false,
-        ...t,
-        trend: series.get(t.principleId) ?? [],
-      })),
-  ];
+  return { session, turns, tools };
 }
 
-/** One principle: its text from the version in force (or the newest version that had it), trust, trust over time, usage events, and where it was injected. */
-export async function getPrinciple(id: string) {
-  if (!isStorableText(id)) throw new NotFoundError(`No principle ${id}.`);
-  const version = await constitutionVersions.current();
-  let text = version ? allPrinciples(version.constitution).find((p) => p.id === id) : undefined;
-  let textVersion = version?.id ?? null;
-  if (!text) {
-    for (const meta of await constitutionVersions.list({ limit: 50 })) {
-      const found = allPrinciples((await constitutionVersions.get(meta.id)).constitution).find(
-        (p) => p.id === id,
-      );
-      if (found) {
-        text = found;
-        textVersion = meta.id;
-        break;
-      }
-    }
-  }
-  const [stat, daily, usage, turns] = await Promise.all([
-    db().principleStat.findUnique({ where: { principleId: id } }),
-    principleDaily(id, 90),
-    db().principleUsage.findMany({
-      where: { principleId: id },
-      orderBy: { createdAt: "desc" },
-      take: 100,
-    }),
-    db().turn.findMany({
-      where: { injectedPrinciples: { has: id } },
-      orderBy: { startedAt: "desc" },
-      take: 50,
-      select: { id: true, sessionId: true, number: true, prompt: true, startedAt: true },
-    }),
-  ]);
-  if (!text && !stat) throw new NotFoundError(`No principle ${id}.`);
-  const t = trust(stat?.successCount ?? 0, stat?.useCount ?? 0);
-  return {
-    id,
-    principle: text ?? null,
-    textVersion,
-    inCurrentVersion: textVersion !== null && textVersion === version?.id,
-    trust: {
-      useCount: stat?.useCount ?? 0,
-      successCount: stat?.successCount ?? 0,
-      raw: t.raw,
-      smoothed: t.smoothed,
-      lowerBound: t.lower_bound,
-    },
-    daily,
-    usage: usage.map((u) => ({
-      id: u.id,
-      sessionId: u.traceId,
-      credit: u.credit,
-      wasSuccessful: u.wasSuccessful,
-      reasoning: u.reasoning,
-      constitutionVersionId: u.constitutionVersionId,
-      createdAt: u.createdAt,
-    })),
-    turns,
-  };
-}
+/** Agent sessions as the dashboard and the reflector read them. */
+export const sessions = { list, count, get, forReflection } as const;

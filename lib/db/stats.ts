@@ -1,10 +1,9 @@
-import { PRINCIPLES, type Principle } from "@/lib/reward";
+import { PRINCIPLES } from "@/lib/reward";
+import type { Bucket, PrincipleAverage, TrendPoint } from "@/lib/schemas/stats-rows";
 import { db } from "./client";
-import { SCORE_SQL_COLUMN } from "./score-columns";
+import { SCORE_COLUMN } from "./score-columns";
 
-export type TrendPoint = { day: string; turns: number; avgNormalized: number };
-export type Bucket = { from: number; to: number; turns: number };
-export type PrincipleAverage = { principle: Principle; average: number; turns: number };
+export type { Bucket, PrincipleAverage, TrendPoint };
 
 /**
  * When a turn happened, as a UTC timestamp: when the agent stopped (else started). The
@@ -14,7 +13,7 @@ export type PrincipleAverage = { principle: Principle; average: number; turns: n
 const TURN_TIME_UTC = "(coalesce(t.stopped_at, t.started_at) AT TIME ZONE 'UTC')";
 
 /** What the Overview shows: the daily score trend by when turns happened (UTC days, `days` ending today), the distribution of totals, and the weakest principles of the last 7 days. */
-export async function overviewStats(days = 30) {
+async function overview(days = 30) {
   const [trend, buckets, averages, counts] = await Promise.all([
     db().$queryRawUnsafe<{ day: Date; turns: bigint; avg: number }[]>(
       `SELECT date_trunc('day', ${TURN_TIME_UTC}) AS day, count(*) AS turns, avg(s.normalized_total)::float8 AS avg
@@ -26,7 +25,7 @@ export async function overviewStats(days = 30) {
       `SELECT least(floor(normalized_total * 10), 9)::int AS bucket, count(*) AS turns FROM turn_score GROUP BY 1 ORDER BY 1`,
     ),
     db().$queryRawUnsafe<Record<string, number | bigint>[]>(
-      `SELECT count(*) AS turns, ${PRINCIPLES.map((p) => `avg(s.${SCORE_SQL_COLUMN[p]})::float8 AS "${p}"`).join(", ")}
+      `SELECT count(*) AS turns, ${PRINCIPLES.map((p) => `avg(s.${SCORE_COLUMN[p].sql})::float8 AS "${p}"`).join(", ")}
        FROM turn_score s JOIN turn t ON t.id = s.turn_id WHERE coalesce(t.stopped_at, t.started_at) >= now() - interval '7 days'`,
     ),
     db().$queryRawUnsafe<{ turns: bigint; sessions: bigint }[]>(
@@ -57,7 +56,5 @@ export async function overviewStats(days = 30) {
   };
 }
 
-/** The newest recompute job, for the Weights page's progress bar. */
-export async function latestRecompute() {
-  return db().recomputeJob.findFirst({ where: { kind: "recompute" }, orderBy: { id: "desc" } });
-}
+/** Aggregates over scored turns for the Overview. */
+export const stats = { overview } as const;

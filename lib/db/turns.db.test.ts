@@ -3,7 +3,7 @@ import { agentEventSchema } from "@/lib/schemas/events";
 import { ensureConstitution } from "@/lib/services/constitution";
 import { ingestEvents } from "@/lib/services/ingest";
 import { setupTestDatabase, unique } from "@/test/db";
-import { decodeCursor, listTurns, overrideScore } from "./turns";
+import { decodeCursor, turns } from "./turns";
 
 let teardown: () => Promise<void>;
 const session = unique("pages");
@@ -35,7 +35,7 @@ describe("listTurns", () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listTurns>> = await listTurns(
+      const page: Awaited<ReturnType<typeof turns.list>> = await turns.list(
         { sessionId: session },
         { cursor: decodeCursor(cursor), limit: 2 },
       );
@@ -46,20 +46,20 @@ describe("listTurns", () => {
   });
 
   it("filters by 'principle below value' and by total", async () => {
-    const low = await listTurns({ sessionId: session, principle: "joy_inducing", below: 1 });
+    const low = await turns.list({ sessionId: session, principle: "joy_inducing", below: 1 });
     expect(low.rows.map((r) => r.number).sort()).toEqual([2, 4]);
-    const perfect = await listTurns({ sessionId: session, minTotal: 1 });
+    const perfect = await turns.list({ sessionId: session, minTotal: 1 });
     expect(perfect.rows.map((r) => r.number).sort()).toEqual([1, 3, 5]);
   });
 
   it("marks overridden turns and keeps their place in the list", async () => {
-    const before = await listTurns({ sessionId: session });
+    const before = await turns.list({ sessionId: session });
     const target = before.rows[2]!;
-    await overrideScore(
+    await turns.overrideScore(
       { turnId: target.id, principle: "tasteful", value: 0.2, reason: "test" },
       { id: null, label: "test" },
     );
-    const after = await listTurns({ sessionId: session });
+    const after = await turns.list({ sessionId: session });
     expect(after.rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));
     expect(after.rows[2]).toMatchObject({ overridden: true, scores: { tasteful: 0.2 } });
     expect(after.rows[2]!.weightedTotal).toBeCloseTo(target.weightedTotal - 0.8, 4);

@@ -1,52 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { NotFoundError } from "@/lib/errors";
-import { PRINCIPLES, type Principle, type ScoreDict } from "@/lib/reward";
+import type { Principle } from "@/lib/reward";
 import { isStorableText } from "@/lib/schemas/text";
+import type { TurnFilters, TurnListRow } from "@/lib/schemas/turn-rows";
 import { turnCursorSchema, type TurnCursor } from "@/lib/schemas/turns";
-import { writeScore } from "@/lib/services/ingest";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
 import type { Prisma } from "./generated/prisma/client";
+import { SCORE_COLUMN, scoresOf } from "./score-columns";
+import { scores } from "./scores";
 import { weightSets } from "./weights";
 
-/** turn_score's column for each principle. */
-export const SCORE_COLUMN: Record<
-  Principle,
-  "tasteful" | "curated" | "ethical" | "joyInducing" | "composable" | "heterarchical" | "generative"
-> = {
-  tasteful: "tasteful",
-  curated: "curated",
-  ethical: "ethical",
-  joy_inducing: "joyInducing",
-  composable: "composable",
-  heterarchical: "heterarchical",
-  generative: "generative",
-};
-
-export type TurnFilters = {
-  sessionId?: string;
-  from?: Date;
-  to?: Date;
-  minTotal?: number;
-  maxTotal?: number;
-  /** Only turns where this principle scored below `below`. */
-  principle?: Principle;
-  below?: number;
-};
-
-export type TurnListRow = {
-  id: string;
-  sessionId: string;
-  number: number;
-  prompt: string;
-  scoredAt: Date;
-  weightedTotal: number;
-  maxTotal: number;
-  normalizedTotal: number;
-  scores: ScoreDict;
-  overridden: boolean;
-};
-
+export type { TurnFilters, TurnListRow };
 export type { TurnCursor };
 
 export function encodeCursor(c: TurnCursor): string {
@@ -66,7 +31,7 @@ function where(f: TurnFilters, cursor?: TurnCursor): Prisma.TurnScoreWhereInput 
   if (f.minTotal !== undefined) and.push({ normalizedTotal: { gte: f.minTotal } });
   if (f.maxTotal !== undefined) and.push({ normalizedTotal: { lte: f.maxTotal } });
   if (f.principle && f.below !== undefined)
-    and.push({ [SCORE_COLUMN[f.principle]]: { lt: f.below } });
+    and.push({ [SCORE_COLUMN[f.principle].field]: { lt: f.below } });
   if (cursor) {
     const at = new Date(cursor.scoredAt);
     // (scored_at, turn_id) < (at, id), written so that the leading `scored_at <= at` is an index range.
@@ -79,7 +44,7 @@ function where(f: TurnFilters, cursor?: TurnCursor): Prisma.TurnScoreWhereInput 
 }
 
 /** Scored turns, newest first, filtered, one keyset page at a time. */
-export async function listTurns(
+async function list(
   filters: TurnFilters,
   options: { cursor?: TurnCursor; limit?: number } = {},
 ): Promise<{ rows: TurnListRow[]; next: string | null }> {
@@ -108,7 +73,7 @@ export async function listTurns(
     weightedTotal: r.weightedTotal,
     maxTotal: r.maxTotal,
     normalizedTotal: r.normalizedTotal,
-    scores: Object.fromEntries(PRINCIPLES.map((p) => [p, r[SCORE_COLUMN[p]]])) as ScoreDict,
+    scores: scoresOf(r),
     overridden: r.turn._count.overrides > 0,
   }));
   const last = rows.length > limit ? page.at(-1) : undefined;
@@ -119,7 +84,7 @@ export async function listTurns(
 }
 
 /** Everything the turn page shows. */
-export async function getTurn(id: string) {
+async function get(id: string) {
   // An id from a URL may hold what no stored id can (a NUL); PostgreSQL would refuse to compare it.
   if (!isStorableText(id)) throw new NotFoundError(`No turn ${id}.`);
   const turn = await db().turn.findUnique({
@@ -132,14 +97,17 @@ export async function getTurn(id: string) {
     orderBy: { at: "asc" },
   });
   const weights = turn.score ? await weightSets.get(turn.score.weightSetId) : null;
-  return { turn, tools, weights };
+  const effective = turn.score ? scoresOf(turn.score) : null;
+  // A turn not scored yet shows the engine's defaults (1.0 each), as an empty score dict reads.
+  const engine = scores.engineScores(turn.score?.engineScores ?? {}, turn.id);
+  return { turn, tools, weights, effective, engine };
 }
 
 /**
  * A reviewer sets one principle's score on one turn, with a reason. The engine's
  * score is kept; the totals use the override; the change is audited.
  */
-export async function overrideScore(
+async function overrideScore(
   input: { turnId: string; principle: Principle; value: number; reason: string },
   actor: Actor,
 ) {
@@ -180,8 +148,8 @@ export async function overrideScore(
       ...Object.fromEntries(turn.overrides.map((o) => [o.principle, o.value])),
       [input.principle]: input.value,
     };
-    const engine = turn.score.engineScores as ScoreDict;
-    const totals = await writeScore(tx, {
+    const engine = scores.engineScores(turn.score.engineScores, turn.id);
+    const totals = await scores.write(tx, {
       turnId: turn.id,
       engine,
       overrides,
@@ -206,7 +174,7 @@ export async function overrideScore(
 }
 
 /** The prompts of the latest `limit` turns that had one, newest first (for impact replays). */
-export async function recentPrompts(limit: number): Promise<string[]> {
+async function recentPrompts(limit: number): Promise<string[]> {
   const rows = await db().turn.findMany({
     where: { prompt: { not: "" } },
     orderBy: { startedAt: "desc" },
@@ -215,3 +183,6 @@ export async function recentPrompts(limit: number): Promise<string[]> {
   });
   return rows.map((r) => r.prompt);
 }
+
+/** Turns: the scored list, one turn's page, reviewers' overrides, recent prompts. */
+export const turns = { list, get, overrideScore, recentPrompts } as const;

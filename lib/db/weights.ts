@@ -1,15 +1,17 @@
-import { DEFAULT_WEIGHTS, PRINCIPLES, PrincipleScore, type Weights } from "@/lib/reward";
+import {
+  DEFAULT_WEIGHTS,
+  PRINCIPLES,
+  PrincipleScore,
+  weightsSchema,
+  type Weights,
+} from "@/lib/reward";
+import type { WeightSetRow } from "@/lib/schemas/weight-rows";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { db } from "./client";
+import { parseColumn } from "./json-column";
+import type { Tx } from "./transaction";
 
-export type WeightSetRow = {
-  id: number;
-  weights: Record<string, number>;
-  authorLabel: string;
-  message: string;
-  createdAt: Date;
-  maxTotal: number;
-};
+export type { WeightSetRow };
 
 function full(weights: Weights): Record<string, number> {
   return Object.fromEntries(PRINCIPLES.map((p) => [p, weights[p] ?? 1]));
@@ -22,7 +24,11 @@ function toRow(row: {
   message: string;
   createdAt: Date;
 }): WeightSetRow {
-  const weights = row.weights as Record<string, number>;
+  const weights: Record<string, number> = parseColumn(weightsSchema, row.weights, {
+    table: "weight_set",
+    id: row.id,
+    field: "weights",
+  });
   return {
     id: row.id,
     weights,
@@ -56,6 +62,11 @@ export const weightSets = {
   async get(id: number): Promise<WeightSetRow | null> {
     const row = await db().weightSet.findUnique({ where: { id } });
     return row ? toRow(row) : null;
+  },
+
+  /** One weight set read in a transaction; a missing one is an error (a job names a set that exists). */
+  async getIn(tx: Tx, id: number): Promise<WeightSetRow> {
+    return toRow(await tx.weightSet.findUniqueOrThrow({ where: { id } }));
   },
 
   async history(limit = 50): Promise<WeightSetRow[]> {

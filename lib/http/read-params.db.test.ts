@@ -5,8 +5,9 @@ import { parsePlaybookQuery } from "@/components/playbook/query";
 import { parseTurnQuery, toTurnFilters } from "@/components/turns/filters";
 import { auditLog } from "@/lib/db/audit";
 import { playbookStore } from "@/lib/db/playbook";
-import { getPrinciple, getSession, listSessions } from "@/lib/db/sessions";
-import { encodeCursor, getTurn, listTurns } from "@/lib/db/turns";
+import { principles } from "@/lib/db/principles";
+import { sessions } from "@/lib/db/sessions";
+import { encodeCursor, turns } from "@/lib/db/turns";
 import { NotFoundError } from "@/lib/errors";
 import { auditQuerySchema } from "@/lib/schemas/audit";
 import {
@@ -116,7 +117,7 @@ describe("dashboard pages read their parameters without reaching the database wi
       { field: "from", message: RANGE },
     ]);
     expect(query).toEqual({ min: 0.5 });
-    await expect(listTurns(toTurnFilters(query))).resolves.toHaveProperty("rows");
+    await expect(turns.list(toTurnFilters(query))).resolves.toHaveProperty("rows");
   });
 
   it.each([
@@ -134,11 +135,11 @@ describe("dashboard pages read their parameters without reaching the database wi
   });
 
   it("Sessions: lists before the extreme instants", async () => {
-    await expect(listSessions({ before: new Date(QUERY_INSTANT_MAX_MS) })).resolves.toBeInstanceOf(
+    await expect(sessions.list({ before: new Date(QUERY_INSTANT_MAX_MS) })).resolves.toBeInstanceOf(
       Array,
     );
     await expect(
-      listSessions({ before: new Date(`${QUERY_DATE_MIN}T00:00:00.000Z`) }),
+      sessions.list({ before: new Date(`${QUERY_DATE_MIN}T00:00:00.000Z`) }),
     ).resolves.toEqual([]);
   });
 
@@ -175,9 +176,9 @@ describe("dashboard pages read their parameters without reaching the database wi
   });
 
   it.each([
-    ["session", () => getSession("s\u0000")],
-    ["turn", () => getTurn("t\u0000")],
-    ["principle", () => getPrinciple("p\u0000")],
+    ["session", () => sessions.get("s\u0000")],
+    ["turn", () => turns.get("t\u0000")],
+    ["principle", () => principles.get("p\u0000")],
   ])("a %s id with a NUL is not found (404), never a database error", async (_name, load) => {
     await expect(load()).rejects.toBeInstanceOf(NotFoundError);
   });

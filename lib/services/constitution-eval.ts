@@ -17,7 +17,7 @@ import {
   type Version,
 } from "@/lib/db/constitution";
 import { constitutionEvals, type EvalRun } from "@/lib/db/constitution-evals";
-import { recentPrompts } from "@/lib/db/turns";
+import { turns } from "@/lib/db/turns";
 import { embeddingSettings, envStoreConfig, retrievalPath } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
 import { DEFAULT_REPLAY, MAX_REPLAY } from "@/lib/schemas/constitution";
@@ -85,9 +85,7 @@ export async function evalOfVersion(versionId: number): Promise<EvalRun> {
 }
 
 /** The latest `limit` versions with their eval runs, newest first (runs computed where missing). */
-export async function evalHistory(
-  limit = 30,
-): Promise<
+export async function evalHistory(limit = 30): Promise<
   {
     versionId: number;
     createdAt: Date;
@@ -152,7 +150,7 @@ export async function previewChange(input: {
   const [onBase, onDraft, prompts] = await Promise.all([
     evalLexical(before, parsed.evals),
     evalLexical(after, parsed.evals),
-    recentPrompts(limit),
+    turns.recentPrompts(limit),
   ]);
   return {
     baseVersionId: base.id,

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { LlmTimeoutError, type LlmPort } from "@/lib/constitution/llm-port";
-import { db } from "@/lib/db/client";
-import { claimJobs } from "@/lib/db/jobs";
+import type { Actor } from "@/lib/db/audit";
+import { jobs } from "@/lib/db/jobs";
 import { playbookStore } from "@/lib/db/playbook";
+import { reflections, type ReflectionRecord } from "@/lib/db/reflections";
+import { sessions } from "@/lib/db/sessions";
 import { env, llmSettings } from "@/lib/env";
 import { NotFoundError, UnavailableError } from "@/lib/errors";
 import { parseWith } from "@/lib/json-reply";
 import { createLlmClient } from "@/lib/llm/client";
 import { log } from "@/lib/log";
-import { extractionResultSchema, reflectorMessages, type ExtractionResult } from "@/lib/playbook";
-import type { Actor } from "@/lib/db/audit";
+import { extractionResultSchema, reflectorMessages } from "@/lib/playbook";
 import { callLog } from "./constitution";
 
 export const NO_LLM_MESSAGE =
@@ -19,17 +20,7 @@ export const NO_LLM_MESSAGE =
  * A reflection applied what the reply held; `warnings` names each item it skipped (malformed, a duplicate text, an unknown name);
  * `proposed` and `withdrawn` are the prune proposals its counts made and took back.
  */
-export type ReflectionOutcome =
-  | {
-      status: "applied";
-      extraction: ExtractionResult;
-      added: string[];
-      evaluated: number;
-      proposed: string[];
-      withdrawn: string[];
-      warnings: string[];
-    }
-  | { status: "failed"; error: string };
+export type ReflectionOutcome = ReflectionRecord;
 
 function defaultLlm(): LlmPort {
   const settings = llmSettings();
@@ -48,17 +39,12 @@ export async function reflectSession(
   actor: Actor,
   llm: LlmPort = defaultLlm(),
 ): Promise<ReflectionOutcome> {
-  const session = await db().agentSession.findUnique({ where: { id: sessionId } });
+  const session = await sessions.forReflection(sessionId);
   if (!session) throw new NotFoundError(`No session ${sessionId}.`);
-  const [turns, tools] = await Promise.all([
-    db().turn.findMany({ where: { sessionId }, orderBy: { number: "asc" } }),
-    db().toolCall.findMany({ where: { sessionId }, orderBy: { at: "asc" } }),
+  const { turns, tools } = session;
+  const injected = await playbookStore.byNames([
+    ...new Set(turns.flatMap((t) => t.injectedKeyPoints)),
   ]);
-  const injectedNames = [...new Set(turns.flatMap((t) => t.injectedKeyPoints))];
-  const injected = await db().keyPoint.findMany({
-    where: { name: { in: injectedNames } },
-    orderBy: { name: "asc" },
-  });
   const messages = reflectorMessages({
     turns: turns.map((t) => ({
       prompt: t.prompt,
@@ -74,26 +60,6 @@ export async function reflectSession(
       harmful: k.harmful,
     })),
   });
-  const record = (outcome: ReflectionOutcome) =>
-    db().reflection.create({
-      data: {
-        id: randomUUID(),
-        sessionId,
-        status: outcome.status,
-        result:
-          outcome.status === "applied"
-            ? {
-                extraction: outcome.extraction,
-                added: outcome.added,
-                evaluated: outcome.evaluated,
-                proposed: outcome.proposed,
-                withdrawn: outcome.withdrawn,
-                warnings: outcome.warnings,
-              }
-            : undefined,
-        error: outcome.status === "failed" ? outcome.error : null,
-      },
-    });
   let outcome: ReflectionOutcome;
   try {
     const reply = await llm.complete({
@@ -139,13 +105,8 @@ export async function reflectSession(
     log.warn(
       `reflector on session ${sessionId} skipped ${outcome.warnings.length} item(s): ${outcome.warnings.join("; ")}`,
     );
-  await record(outcome);
+  await reflections.record(sessionId, outcome);
   return outcome;
-}
-
-/** The newest reflection of a session, for its page. */
-export async function lastReflection(sessionId: string) {
-  return db().reflection.findFirst({ where: { sessionId }, orderBy: { createdAt: "desc" } });
 }
 
 /** Reflections run at once by one process; the rest wait in the queue. */
@@ -155,30 +116,24 @@ export const REFLECT_ATTEMPTS = 3;
 
 type ReflectJob = { id: number; session_id: string };
 
-/** Claims up to `limit` queued reflections, or ones whose process died mid-run (see claimJobs). */
+/** Claims up to `limit` queued reflections, or ones whose process died mid-run (see jobs.claim). */
 async function claimReflections(owner: string, limit: number): Promise<ReflectJob[]> {
-  const jobs = await claimJobs("reflect", owner, {
+  const claimed = await jobs.claim("reflect", owner, {
     limit,
     leaseSeconds: Math.ceil(env().CHARTER_LLM_TIMEOUT_MS / 1000) + 30,
   });
-  return jobs.map((job) => ({ id: job.id, session_id: job.session_id! }));
+  return claimed.map((job) => ({ id: job.id, session_id: job.session_id! }));
 }
 
 async function runReflection(job: ReflectJob, owner: string): Promise<void> {
   try {
     await reflectSession(job.session_id, { id: null, label: "reflector" });
-    await db().recomputeJob.updateMany({
-      where: { id: job.id, leaseOwner: owner },
-      data: { status: "done", finishedAt: new Date(), leaseOwner: null },
-    });
+    await jobs.finish(job.id, owner);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.warn(`reflector at SessionEnd for ${job.session_id}: ${message}`);
     // Released for another try, unless it has had its tries.
-    await db()
-      .$executeRaw`UPDATE recompute_job SET status = CASE WHEN attempts >= ${REFLECT_ATTEMPTS} THEN 'failed' ELSE 'queued' END, error = ${message}, lease_owner = NULL, lease_until = NULL WHERE id = ${job.id} AND lease_owner = ${owner}`.catch(
-      () => undefined,
-    );
+    await jobs.release(job.id, owner, message, REFLECT_ATTEMPTS).catch(() => undefined);
   }
 }
 
@@ -189,12 +144,12 @@ export async function drainReflections(
 ): Promise<number> {
   let done = 0;
   for (
-    let jobs = await claimReflections(owner, concurrency);
-    jobs.length;
-    jobs = await claimReflections(owner, concurrency)
+    let batch = await claimReflections(owner, concurrency);
+    batch.length;
+    batch = await claimReflections(owner, concurrency)
   ) {
-    await Promise.all(jobs.map((job) => runReflection(job, owner)));
-    done += jobs.length;
+    await Promise.all(batch.map((job) => runReflection(job, owner)));
+    done += batch.length;
   }
   return done;
 }

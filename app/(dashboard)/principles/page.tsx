@@ -4,14 +4,14 @@ import type { TrustRow } from "@/components/principles/rows";
 import { TrustTable } from "@/components/principles/trust-table";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
-import { principlesWithTrust } from "@/lib/db/sessions";
+import { principles } from "@/lib/db/principles";
 
 export const metadata: Metadata = { title: "Principles" };
 
 export default async function PrinciplesPage() {
   await requirePage("viewer");
-  const principles = await principlesWithTrust();
-  const rows: TrustRow[] = principles.map((p) => ({
+  const list = await principles.withTrust();
+  const rows: TrustRow[] = list.map((p) => ({
     id: p.id,
     title: p.title,
     level: p.level,

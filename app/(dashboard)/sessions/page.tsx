@@ -3,7 +3,7 @@ import Link from "next/link";
 import { SessionsTable } from "@/components/sessions/sessions-table";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
-import { listSessions } from "@/lib/db/sessions";
+import { sessions } from "@/lib/db/sessions";
 import { parseSearchParams, problemsText, type SearchParams } from "@/lib/schemas/query";
 import { sessionsQuerySchema } from "@/lib/schemas/sessions";
 
@@ -20,7 +20,7 @@ export default async function SessionsPage({
   await requirePage("viewer");
   const { query, problems } = parseSearchParams(sessionsQuerySchema, await searchParams);
   const before = query.before ? new Date(query.before) : undefined;
-  const rows = await listSessions({ limit: PAGE_SIZE, before });
+  const rows = await sessions.list({ limit: PAGE_SIZE, before });
   const last = rows.at(-1);
   return (
     <>

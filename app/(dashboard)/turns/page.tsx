@@ -11,7 +11,7 @@ import { toTurnPage } from "@/components/turns/rows";
 import { TurnFilters } from "@/components/turns/turn-filters";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
-import { listTurns } from "@/lib/db/turns";
+import { turns } from "@/lib/db/turns";
 
 export const metadata: Metadata = { title: "Turns" };
 
@@ -19,7 +19,7 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
   await requirePage("viewer");
   const { query, problems } = parseTurnQuery(await searchParams);
   const qs = turnQueryString(query);
-  const first = toTurnPage(await listTurns(toTurnFilters(query)));
+  const first = toTurnPage(await turns.list(toTurnFilters(query)));
   return (
     <>
       <PageHeader

@@ -4,7 +4,7 @@ import { WeightHistory } from "@/components/weights/weight-history";
 import { WeightsForm } from "@/components/weights/weights-form";
 import { formatWeighted } from "@/lib/format";
 import { requirePage } from "@/lib/auth/page";
-import { latestRecompute } from "@/lib/db/stats";
+import { jobs } from "@/lib/db/jobs";
 import { weightSets } from "@/lib/db/weights";
 
 export const metadata: Metadata = { title: "Weights" };
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Weights" };
 export default async function WeightsPage() {
   await requirePage("admin");
   const current = await weightSets.current();
-  const [history, job] = await Promise.all([weightSets.history(), latestRecompute()]);
+  const [history, job] = await Promise.all([weightSets.history(), jobs.latestRecompute()]);
   const latestJob = job
     ? {
         id: job.id,

@@ -12,7 +12,7 @@ import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";
-import { getPrinciple } from "@/lib/db/sessions";
+import { principles } from "@/lib/db/principles";
 
 export async function generateMetadata({
   params,
@@ -58,7 +58,7 @@ export default async function PrinciplePage({ params }: { params: Promise<{ id: 
   await requirePage("viewer");
   const { id } = await params;
   if (!isStorableText(id)) notFound();
-  const detail = await orNotFound(getPrinciple(id));
+  const detail = await orNotFound(principles.get(id));
   const text = detail.principle;
   return (
     <>

@@ -12,12 +12,13 @@ import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";
 import { constitutionVersions } from "@/lib/db/constitution";
-import { getSession } from "@/lib/db/sessions";
+import { playbookStore } from "@/lib/db/playbook";
+import { reflections } from "@/lib/db/reflections";
+import { sessions } from "@/lib/db/sessions";
 import { SessionPlaybook } from "@/components/sessions/session-playbook";
 import { roleAtLeast } from "@/lib/auth/roles";
-import { db } from "@/lib/db/client";
 import { llmSettings } from "@/lib/env";
-import { lastReflection, NO_LLM_MESSAGE } from "@/lib/services/reflect";
+import { NO_LLM_MESSAGE } from "@/lib/services/reflect";
 
 export async function generateMetadata({
   params,
@@ -35,17 +36,13 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const { id } = await params;
   if (!isStorableText(id)) notFound();
   const [{ session, turns, toolCalls, outcome }, titles, reflection] = await Promise.all([
-    orNotFound(getSession(id)),
+    orNotFound(sessions.get(id)),
     constitutionVersions.titles(),
-    lastReflection(id),
+    reflections.latest(id),
   ]);
-  const injectedNames = [...new Set(turns.flatMap((t) => t.injectedKeyPoints))];
-  const injected = injectedNames.length
-    ? await db().keyPoint.findMany({
-        where: { name: { in: injectedNames } },
-        orderBy: { name: "asc" },
-      })
-    : [];
+  const injected = await playbookStore.byNames([
+    ...new Set(turns.flatMap((t) => t.injectedKeyPoints)),
+  ]);
   return (
     <>
       <PageHeader

@@ -16,8 +16,8 @@ import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { constitutionVersions } from "@/lib/db/constitution";
-import { getTurn, SCORE_COLUMN } from "@/lib/db/turns";
-import { PRINCIPLES, type ScoreDict } from "@/lib/reward";
+import { turns } from "@/lib/db/turns";
+import { PRINCIPLES } from "@/lib/reward";
 
 export async function generateMetadata({
   params,
@@ -35,16 +35,11 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
   const user = await requirePage("viewer");
   const { id } = await params;
   if (!isStorableText(id)) notFound();
-  const [{ turn, tools, weights }, titles] = await Promise.all([
-    orNotFound(getTurn(id)),
+  const [{ turn, tools, weights, effective, engine }, titles] = await Promise.all([
+    orNotFound(turns.get(id)),
     constitutionVersions.titles(),
   ]);
   const score = turn.score;
-  const effective = score
-    ? (Object.fromEntries(PRINCIPLES.map((p) => [p, score[SCORE_COLUMN[p]]])) as ScoreDict)
-    : null;
-  const stored = (score?.engineScores ?? {}) as Partial<ScoreDict>;
-  const engine = Object.fromEntries(PRINCIPLES.map((p) => [p, stored[p] ?? 1])) as ScoreDict;
   const sessionHref = `/turns?session=${encodeURIComponent(turn.sessionId)}`;
 
   return (

@@ -1,11 +1,11 @@
-import { latestRecompute } from "@/lib/db/stats";
+import { jobs } from "@/lib/db/jobs";
 import { route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/v1/recompute: the newest recompute job's progress. */
 export const GET = route({ role: "viewer", scope: "read" }, async () => {
-  const job = await latestRecompute();
+  const job = await jobs.latestRecompute();
   return job
     ? {
         id: job.id,

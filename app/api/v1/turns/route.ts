@@ -1,4 +1,4 @@
-import { listTurns } from "@/lib/db/turns";
+import { turns } from "@/lib/db/turns";
 import { validationErrorFrom } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { dayRange, turnFiltersSchema } from "@/lib/schemas/turns";
@@ -14,7 +14,7 @@ export const GET = route({ role: "viewer", scope: "read" }, async ({ req }) => {
   if (!parsed.success)
     throw validationErrorFrom(parsed.error.issues, "The query parameters are invalid.");
   const f = parsed.data;
-  return listTurns(
+  return turns.list(
     {
       sessionId: f.session,
       ...dayRange(f),

@@ -1,0 +1,228 @@
+import { v7 as timeOrderedId } from "uuid";
+import { analyzeUserFeedback } from "@/lib/credit/feedback";
+import { determineToolSuccess } from "@/lib/credit/tool-success";
+import type { LatestTurn, NewToolCall, NewTurn, SessionTouch, TurnStop } from "@/lib/db/ingest";
+import { constitutionalReward, type ScoreDict } from "@/lib/reward";
+import { MUTATING_TOOLS, type AgentEvent, type EventResult } from "@/lib/schemas/events";
+import type { ContextDelivery } from "@/lib/schemas/statuses";
+import { capToolInput, truncate } from "./tool-input";
+
+/** What retrieval chose for one prompt. */
+export type Retrieved = {
+  principles: NonNullable<EventResult["principles"]>;
+  additional_context: string;
+  version: number;
+  keyPoints: string[];
+};
+export type UserPrompt = Extract<AgentEvent, { type: "UserPromptSubmit" }>;
+
+const MUTATING = new Set<string>(MUTATING_TOOLS);
+
+/** Whether the agent was given what the server answers for this prompt. */
+export function delivery(event: UserPrompt, source: string): ContextDelivery {
+  if (source === "import") return "imported";
+  return event.context_delivered === false ? "spooled" : "delivered";
+}
+
+/**
+ * Everything a batch writes, built in memory from the sessions' latest turns: the
+ * events are applied in order exactly as one-at-a-time ingestion would apply them.
+ */
+export class BatchPlan {
+  readonly newTurns: NewTurn[] = [];
+  readonly stops = new Map<string, TurnStop>();
+  readonly toolCalls: NewToolCall[] = [];
+  readonly scored = new Map<
+    string,
+    {
+      engine: ScoreDict;
+      reasoning: string;
+      constitutionVersionId: number | null;
+      resultIndex: number[];
+    }
+  >();
+  readonly ends = new Map<string, { id: string; at: string; reason: string | null }>();
+  readonly results: EventResult[] = [];
+
+  constructor(
+    /** Each session's latest turn, stored or opened by this batch. */
+    private readonly latestTurns: Map<string, LatestTurn>,
+    private readonly retrieved: Map<string, Retrieved>,
+    private readonly source: string,
+  ) {}
+
+  private open(
+    event: AgentEvent,
+    number: number,
+    at: string,
+    fields: Partial<NewTurn> = {},
+  ): LatestTurn {
+    const turn: NewTurn = {
+      // Time-ordered ids: turns scored in one batch share scored_at and list in event order.
+      id: timeOrderedId(),
+      session_id: event.session_id,
+      number,
+      prompt: "",
+      started_at: at,
+      context_delivery: "none",
+      injected_principles: [],
+      injected_key_points: [],
+      retrieved_principles: [],
+      retrieved_key_points: [],
+      constitution_version_id: null,
+      feedback: null,
+      ...fields,
+    };
+    this.newTurns.push(turn);
+    const latest = {
+      id: turn.id,
+      session_id: turn.session_id,
+      number,
+      prompt: turn.prompt,
+      injected_principles: turn.injected_principles,
+      constitution_version_id: turn.constitution_version_id,
+      tools: [],
+    };
+    this.latestTurns.set(event.session_id, latest);
+    return latest;
+  }
+
+  /** The session's latest turn, opened (with no prompt) when tools or a stop arrive before any prompt. */
+  private latest(event: AgentEvent, at: string): LatestTurn {
+    return this.latestTurns.get(event.session_id) ?? this.open(event, 1, at);
+  }
+
+  apply(event: AgentEvent, at: string): void {
+    switch (event.type) {
+      case "UserPromptSubmit": {
+        const previous = this.latestTurns.get(event.session_id);
+        const retrieved = this.retrieved.get(event.id);
+        const context = delivery(event, this.source);
+        const delivered = context === "delivered";
+        // Seed 003: what this prompt says about the agent's previous turn. It reads only how
+        // many prompts came before and the last one, so the earlier ones stand in as "".
+        const earlier = previous
+          ? [...Array<string>(previous.number - 1).fill(""), previous.prompt]
+          : [];
+        const feedback = analyzeUserFeedback(event.prompt, earlier, previous?.tools ?? []);
+        const turn = this.open(event, (previous?.number ?? 0) + 1, at, {
+          prompt: event.prompt,
+          context_delivery: context,
+          injected_principles: delivered ? (retrieved?.principles.map((p) => p.id) ?? []) : [],
+          injected_key_points: delivered ? (retrieved?.keyPoints ?? []) : [],
+          retrieved_principles: retrieved?.principles.map((p) => p.id) ?? [],
+          retrieved_key_points: retrieved?.keyPoints ?? [],
+          constitution_version_id: retrieved?.version ?? null,
+          feedback,
+        });
+        this.results.push({
+          id: event.id,
+          status: "accepted",
+          turn: turn.number,
+          principles: delivered ? (retrieved?.principles ?? []) : [],
+          additional_context: delivered ? (retrieved?.additional_context ?? "") : "",
+        });
+        return;
+      }
+      case "PostToolUse": {
+        const turn = this.latest(event, at);
+        const succeeded = determineToolSuccess(event.tool_name, event.tool_response ?? "");
+        this.toolCalls.push({
+          id: event.id,
+          session_id: event.session_id,
+          turn_number: turn.number,
+          tool_use_id: event.tool_use_id ?? null,
+          name: event.tool_name,
+          input: capToolInput(event.tool_input),
+          output: truncate(event.tool_response),
+          succeeded,
+          active_principles: turn.injected_principles,
+          at,
+        });
+        turn.tools.push({ name: event.tool_name, succeeded });
+        this.results.push({ id: event.id, status: "accepted", turn: turn.number });
+        return;
+      }
+      case "Stop": {
+        const turn = this.latest(event, at);
+        const toolsPassed = turn.tools.every((t) => t.succeeded);
+        const hasMutations = turn.tools.some((t) => t.succeeded && MUTATING.has(t.name));
+        const reward = constitutionalReward(
+          event.action,
+          {
+            response: event.response,
+            tools: turn.tools.map((t) => ({
+              name: t.name,
+              status: t.succeeded ? "success" : "failed",
+            })),
+            tools_passed: toolsPassed,
+            context_utilization: event.context_utilization,
+          },
+          hasMutations,
+        );
+        this.stops.set(turn.id, {
+          id: turn.id,
+          response: event.response,
+          action: event.action,
+          tools_passed: toolsPassed,
+          has_mutations: hasMutations,
+          context_utilization: event.context_utilization ?? null,
+          stopped_at: at,
+        });
+        const earlier = this.scored.get(turn.id)?.resultIndex ?? [];
+        this.scored.set(turn.id, {
+          engine: reward.score.toDict(),
+          reasoning: reward.reasoning,
+          constitutionVersionId: turn.constitution_version_id,
+          resultIndex: [...earlier, this.results.length],
+        });
+        this.results.push({ id: event.id, status: "accepted", turn: turn.number });
+        return;
+      }
+      case "SessionEnd": {
+        this.ends.set(event.session_id, { id: event.session_id, at, reason: event.reason ?? null });
+        this.results.push({ id: event.id, status: "accepted" });
+        return;
+      }
+    }
+  }
+}
+
+/** When an event happened: its `at`, or now. */
+export const whenOf = (event: AgentEvent, now: string) =>
+  event.at ? new Date(event.at).toISOString() : now;
+
+/** One row per session of the batch: its first and last event time, its latest directory and transcript. */
+export function sessionTouches(events: AgentEvent[], now: string, source: string): SessionTouch[] {
+  const out = new Map<string, SessionTouch>();
+  for (const event of events) {
+    const at = whenOf(event, now);
+    const row = out.get(event.session_id) ?? {
+      id: event.session_id,
+      source,
+      cwd: null,
+      transcript_path: null,
+      first_at: at,
+      last_at: at,
+    };
+    if (at < row.first_at) row.first_at = at;
+    if (at > row.last_at) row.last_at = at;
+    row.cwd = event.cwd ?? row.cwd;
+    row.transcript_path = event.transcript_path ?? row.transcript_path;
+    out.set(event.session_id, row);
+  }
+  return [...out.values()];
+}
+
+export function stopFields(stop: TurnStop | undefined) {
+  return stop
+    ? {
+        response: stop.response,
+        action: stop.action,
+        tools_passed: stop.tools_passed,
+        has_mutations: stop.has_mutations,
+        context_utilization: stop.context_utilization,
+        stopped_at: stop.stopped_at,
+      }
+    : {};
+}
