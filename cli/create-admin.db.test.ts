@@ -37,10 +37,11 @@ describe("charter users create-admin on the embedded database", () => {
   }, 120_000);
 
   it("refuses while a server holds the embedded database", () => {
-    // The current test process stands in for a running server.
-    writeFileSync(path.join(dataDir, "server.pid"), String(process.pid));
+    // The current test process stands in for a running server: it holds the embedded
+    // database's lock file (lib/lock.mjs), which holds the holder's pid.
+    writeFileSync(path.join(dataDir, "pglite.lock"), String(process.pid));
     const result = charter(["db", "migrate"]);
-    rmSync(path.join(dataDir, "server.pid"));
+    rmSync(path.join(dataDir, "pglite.lock"));
     expect(result.status).toBe(EXIT.invalid);
     expect(result.stderr.trim()).toBe(
       `charter: A Charter server (pid ${process.pid}) has the embedded database open: stop it first, or use DATABASE_URL with PostgreSQL.`,

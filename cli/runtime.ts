@@ -3,7 +3,10 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { databaseTarget, env, EnvError, resetEnv, type Env } from "@/lib/env";
+import type { MigrateResult } from "@/lib/db/migrate";
+import { embeddedLockPath } from "@/lib/db/migrate-driver";
+import { databaseTarget, env, EnvError, resetEnv, type DatabaseTarget, type Env } from "@/lib/env";
+import { lockHolder } from "@/lib/lock.mjs";
 import { CliError } from "./errors";
 
 /** The repository root (where package.json, prisma.config.ts and .next live). */
@@ -74,8 +77,6 @@ export async function checkDatabase(e: Env): Promise<void> {
   }
 }
 
-const LOCK = "server.pid";
-
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -86,34 +87,19 @@ function pidAlive(pid: number): boolean {
 }
 
 /**
- * PGlite has no cross-process lock, so one process at a time may open the embedded
- * database. The server records its pid; other commands refuse to run beside it.
+ * PGlite allows one process per data directory, and whoever has it open holds `<dir>.lock`
+ * (lib/lock.mjs): the Next server of `charter serve`, a CLI command, `prisma migrate dev`.
+ * Other commands refuse to run beside a live holder rather than wait for a server.
  */
 export function assertEmbeddedFree(e: Env): void {
   const target = databaseTarget(e);
   if (target.kind !== "embedded") return;
-  const file = path.join(path.resolve(ROOT, e.CHARTER_DATA_DIR), LOCK);
-  if (!existsSync(file)) return;
-  const pid = Number(readFileSync(file, "utf8").trim());
-  if (Number.isInteger(pid) && pid !== process.pid && pidAlive(pid)) {
+  const pid = lockHolder(embeddedLockPath(target.dir));
+  if (pid !== null && pid !== process.pid) {
     throw new CliError(
       `A Charter server (pid ${pid}) has the embedded database open: stop it first, or use DATABASE_URL with PostgreSQL.`,
     );
   }
-}
-
-/** Claims the embedded database for this process until it exits. */
-export function claimEmbedded(e: Env): void {
-  if (databaseTarget(e).kind !== "embedded") return;
-  const file = path.join(path.resolve(ROOT, e.CHARTER_DATA_DIR), LOCK);
-  writeFileSync(file, String(process.pid));
-  process.on("exit", () => {
-    try {
-      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
-    } catch {
-      // already gone
-    }
-  });
 }
 
 const SERVER_STATE = "server.json";
@@ -188,23 +174,37 @@ export function run(
   });
 }
 
+/** Where the migrations are, in the repository. */
+export const MIGRATIONS_DIR = path.join(ROOT, "prisma", "migrations");
+
 /**
- * Applies pending Prisma migrations with the stock CLI (through the offline schema-engine
- * stand-in), as the tables' owner: CHARTER_MIGRATE_DATABASE_URL when set, else DATABASE_URL.
+ * Applies pending migrations with Charter's runner (lib/db/migrate.ts, which records them
+ * as Prisma does), as the tables' owner: CHARTER_MIGRATE_DATABASE_URL when set, else
+ * DATABASE_URL, else the embedded database. A failed migration is a one-line CliError.
  */
-export async function migrate(options: { quiet?: boolean } = {}): Promise<string> {
-  const prismaCli = path.join(ROOT, "node_modules", "prisma", "build", "index.js");
-  const owner = env().CHARTER_MIGRATE_DATABASE_URL;
-  return run(process.execPath, [prismaCli, "migrate", "deploy"], {
-    quiet: options.quiet ?? true,
-    label: "Database migration",
-    env: owner ? { DATABASE_URL: owner } : undefined,
-  });
+export async function migrate(): Promise<MigrateResult> {
+  const e = env();
+  const target: DatabaseTarget = e.CHARTER_MIGRATE_DATABASE_URL
+    ? { kind: "postgres", url: e.CHARTER_MIGRATE_DATABASE_URL }
+    : databaseTarget(e);
+  const lockWait = Number(process.env.CHARTER_PGLITE_LOCK_TIMEOUT_MS);
+  const { DatabaseBusyError } = await import("@/lib/db/migrate-driver");
+  const { migrateDatabase, MigrationError } = await import("@/lib/db/migrate");
+  try {
+    return await migrateDatabase(target, {
+      migrationsDir: MIGRATIONS_DIR,
+      lockWaitMs: Number.isFinite(lockWait) && lockWait >= 0 ? lockWait : undefined,
+    });
+  } catch (error) {
+    if (error instanceof MigrationError || error instanceof DatabaseBusyError)
+      throw new CliError(error.message);
+    throw error;
+  }
 }
 
 /** The migrations in prisma/migrations, by directory name. */
 export function localMigrations(): string[] {
-  return readdirSync(path.join(ROOT, "prisma", "migrations"), { withFileTypes: true })
+  return readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
 }
@@ -240,7 +240,7 @@ export async function withDatabase<T>(
   await checkDatabase(e);
   const { closeDb, db } = await import("@/lib/db/client");
   if (await hasPendingMigrations(db)) {
-    // The migration engine opens the database itself: PGlite allows one opener at a time.
+    // The runner opens the database itself: PGlite allows one opener at a time.
     await closeDb();
     await migrate();
   }

@@ -27,11 +27,12 @@ export function registerDb(program: Command): void {
       const e = prepareEnv();
       assertEmbeddedFree(e);
       await checkDatabase(e);
-      const output = await migrate();
-      const applied = /No pending migrations|All migrations have been successfully applied/i.exec(
-        output,
+      const { applied } = await migrate();
+      console.log(
+        applied.length
+          ? `charter: applied ${applied.length} migration${applied.length === 1 ? "" : "s"}: ${applied.join(", ")}.`
+          : "charter: No pending migrations to apply.",
       );
-      console.log(applied ? `charter: ${applied[0].replace(/\.$/, "")}.` : output.trim());
     });
 
   db.command("grant-app-role")

@@ -78,8 +78,9 @@ function buildWithProgress(next: string, root: string, env: NodeJS.ProcessEnv): 
 /**
  * What `charter serve` and `charter dev` share: the environment with its defaults (data
  * directory, generated secret, base URL), the database reachable and migrated, then
- * `next <mode>` run from the repository with the embedded database claimed and the
- * server's URL recorded for `charter users create-admin`. Resolves with Next's exit code.
+ * `next <mode>` run from the repository with the server's URL recorded for `charter users
+ * create-admin`. This process lets the embedded database go before starting Next: the Next
+ * process holds its lock (`<dir>.lock`, lib/db/client.ts) once it opens it. Resolves with Next's exit code.
  * The client-address stamp is installed inside the Next process (instrumentation.ts),
  * under `next dev` as under `next start`.
  */
@@ -89,7 +90,6 @@ async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<nu
     assertEmbeddedFree,
     checkDatabase,
     childEnv,
-    claimEmbedded,
     migrate,
     nextDistDir,
     prepareEnv,
@@ -107,14 +107,14 @@ async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<nu
   console.log(
     `charter: database ${target.kind === "embedded" ? `embedded (${target.dir})` : "PostgreSQL"}; applying migrations…`,
   );
-  await migrate();
+  const { applied } = await migrate();
+  if (applied.length) console.log(`charter: applied ${applied.join(", ")}`);
   if (mode === "start" && (options.rebuild || !existsSync(path.join(nextDistDir(), "BUILD_ID")))) {
     console.log(
       "charter: building the dashboard (once, 1 to 3 minutes; `charter serve --rebuild` builds again)…",
     );
     await buildWithProgress(next, ROOT, childEnv());
   }
-  claimEmbedded(e);
   // The URL its sign-in links use (BETTER_AUTH_URL, else where it listens): what create-admin must print.
   recordServer(e, e.BETTER_AUTH_URL ?? url);
   console.log(`charter: ${mode === "dev" ? "development server" : "serving"} on ${url}`);

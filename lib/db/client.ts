@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { databaseTarget, type DatabaseTarget } from "@/lib/env";
+import { acquireLockSync, lockHolder } from "@/lib/lock.mjs";
 import { PrismaClient } from "./generated/prisma/client";
 
 export type { DatabaseTarget };
@@ -37,14 +38,26 @@ export function createPrisma(target: DatabaseTarget): Cached {
     });
     return { prisma, target, close: () => prisma.$disconnect() };
   }
+  // One process at a time per data directory: the same `<dir>.lock` (lib/lock.mjs) as the
+  // migration runner and the schema-engine stand-in, held until close() or exit.
+  const lockFile = `${target.dir}.lock`;
+  const lock = acquireLockSync(lockFile, { deadline: Date.now() + CONNECT_TIMEOUT_MS });
+  if (!lock)
+    throw new Error(
+      `The embedded database ${target.dir} is in use by process ${lockHolder(lockFile) ?? "?"} (lock file ${lockFile}).`,
+    );
   const pglite = new PGlite(target.dir);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     prisma,
     target,
     close: async () => {
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        lock.release();
+      }
     },
   };
 }
