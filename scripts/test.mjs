@@ -111,6 +111,7 @@ step("unit", bin("vitest"), [
   `--outputFile.json=${path.join(RESULTS, "unit.json")}`,
 ]);
 vitestCounts(path.join(RESULTS, "unit.json"));
+step("mutation", process.execPath, [path.join(ROOT, "scripts", "mutation-check.mjs")]);
 // The db tests mostly wait on the database, one file at a time; the build keeps both cores busy.
 // Run together, they take little longer than the db tests alone.
 await concurrentSteps([
