@@ -36,7 +36,7 @@ import { SYSTEM_ACTOR } from "@/lib/db/audit";
 import { db } from "@/lib/db/client";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { orchestrationLog } from "@/lib/db/orchestration-log";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { pruneQueue } from "@/lib/db/prune-queue";
 import { users } from "@/lib/db/users";
 import { baseUrl, resetEnv } from "@/lib/env";
@@ -308,8 +308,8 @@ const fileOf = (version: Awaited<ReturnType<typeof current>>, file: string) =>
   version.files.find((f) => f.path === file)!.text;
 
 async function proposedPoint(): Promise<string> {
-  const name = await playbookStore.add(`authz ${unique("kp")}`, SYSTEM_ACTOR);
-  await playbookStore.applyExtraction(
+  const name = await keyPoints.add(`authz ${unique("kp")}`, SYSTEM_ACTOR);
+  await keyPoints.applyExtraction(
     { new_key_points: [], evaluations: [1, 2, 3].map(() => ({ name, rating: "harmful" })) },
     null,
     SYSTEM_ACTOR,
@@ -368,7 +368,7 @@ const targets: Target[] = [
     name: "editKeyPointAction",
     demand: { role: "editor" },
     prepare: async () => {
-      const name = await playbookStore.add(`authz ${unique("edit")}`, SYSTEM_ACTOR);
+      const name = await keyPoints.add(`authz ${unique("edit")}`, SYSTEM_ACTOR);
       return action(() => editKeyPointAction({ name, text: `edited ${unique("edit")}` }));
     },
   },

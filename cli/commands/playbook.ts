@@ -106,8 +106,8 @@ export function registerPlaybook(program: Command): void {
       if (loaded.key_points.length === 0)
         throw new CliError(`${file} has no key points to import.`);
       await withDatabase(async () => {
-        const { playbookStore } = await import("@/lib/db/playbook");
-        const result = await playbookStore.importPlaybook(loaded, { id: null, label: "cli" });
+        const { keyPoints } = await import("@/lib/db/key-points");
+        const result = await keyPoints.importPlaybook(loaded, { id: null, label: "cli" });
         if (result.unkept.length)
           console.error(
             `charter: ${file}: the database keeps name, text, helpful and harmful; ${result.unkept.join(", ")} not imported`,
@@ -127,8 +127,8 @@ export function registerPlaybook(program: Command): void {
     .action(async (options: { file: string }) => {
       const file = path.resolve(options.file);
       await withDatabase(async () => {
-        const { playbookStore } = await import("@/lib/db/playbook");
-        const exported = await playbookStore.exportPlaybook();
+        const { keyPoints } = await import("@/lib/db/key-points");
+        const exported = await keyPoints.exportPlaybook();
         await writeFile(file, `${JSON.stringify(exported, null, 2)}\n`);
         console.log(`wrote ${exported.key_points.length} key points to ${file}`);
       });

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { addKeyPointSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
@@ -8,7 +8,7 @@ import { defineAction } from "./client";
 export const addKeyPointAction = defineAction(
   { role: "editor", input: addKeyPointSchema },
   async (input, { actor }) => {
-    const name = await playbookStore.add(input.text, actor);
+    const name = await keyPoints.add(input.text, actor);
     revalidatePath("/playbook", "layout");
     return { name };
   },

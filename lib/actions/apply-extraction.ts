@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { applyExtractionSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
@@ -8,7 +8,7 @@ import { defineAction } from "./client";
 export const applyExtractionAction = defineAction(
   { role: "editor", input: applyExtractionSchema },
   async (input, { actor }) => {
-    const result = await playbookStore.applyExtraction(
+    const result = await keyPoints.applyExtraction(
       input.extraction,
       input.sessionId ?? null,
       actor,

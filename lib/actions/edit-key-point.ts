@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { editKeyPointSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
@@ -8,7 +8,7 @@ import { defineAction } from "./client";
 export const editKeyPointAction = defineAction(
   { role: "editor", input: editKeyPointSchema },
   async (input, { actor }) => {
-    await playbookStore.edit(input.name, input.text, actor);
+    await keyPoints.edit(input.name, input.text, actor);
     revalidatePath("/playbook", "layout");
     return { name: input.name };
   },

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { ValidationError } from "@/lib/errors";
 import { loadPlaybook } from "@/lib/playbook";
 import { importPlaybookSchema } from "@/lib/schemas/playbook";
@@ -15,7 +15,7 @@ export const importPlaybookAction = defineAction(
       throw new ValidationError(
         `Nothing to import: ${warnings.join("; ") || "the playbook has no key points"}.`,
       );
-    const result = await playbookStore.importPlaybook(playbook, actor);
+    const result = await keyPoints.importPlaybook(playbook, actor);
     revalidatePath("/playbook", "layout");
     return { ...result, warnings };
   },

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { pruneDecisionSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
@@ -8,7 +8,7 @@ import { defineAction } from "./client";
 export const rejectPruneAction = defineAction(
   { role: "approver", input: pruneDecisionSchema },
   async (input, { actor }) => {
-    await playbookStore.reject(input.names, actor);
+    await keyPoints.reject(input.names, actor);
     revalidatePath("/playbook", "layout");
     return { names: input.names };
   },

@@ -1,6 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { undoPruneSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
@@ -8,7 +8,7 @@ import { defineAction } from "./client";
 export const undoPruneAction = defineAction(
   { role: "approver", input: undoPruneSchema },
   async (input, { actor }) => {
-    const status = await playbookStore.undo(input.name, actor);
+    const status = await keyPoints.undo(input.name, actor);
     revalidatePath("/playbook", "layout");
     return { name: input.name, status };
   },

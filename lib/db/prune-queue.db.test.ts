@@ -4,7 +4,7 @@ import { loadPlaybook } from "@/lib/playbook";
 import { SEED_PRUNE_TABLE } from "@/test/fixtures/seeds/playbook";
 import { setupTestDatabase, unique } from "@/test/db";
 import { db } from "./client";
-import { playbookStore } from "./playbook";
+import { keyPoints } from "./key-points";
 import { pruneQueue, WITHDRAWN_ACTION, WITHDRAWN_REASON } from "./prune-queue";
 
 let teardown: () => Promise<void>;
@@ -18,7 +18,7 @@ afterAll(() => teardown());
 /** Rates a point through the reflector's own path (an ExtractionResult). */
 function rate(name: string, counts: { helpful?: number; harmful?: number }, by = actor) {
   const ratings = (rating: string, n = 0) => Array.from({ length: n }, () => ({ name, rating }));
-  return playbookStore.applyExtraction(
+  return keyPoints.applyExtraction(
     {
       new_key_points: [],
       evaluations: [...ratings("helpful", counts.helpful), ...ratings("harmful", counts.harmful)],
@@ -29,7 +29,7 @@ function rate(name: string, counts: { helpful?: number; harmful?: number }, by =
 }
 
 async function point(counts: { helpful?: number; harmful?: number } = {}): Promise<string> {
-  const name = await playbookStore.add(`prune queue ${unique("kp")}`, actor);
+  const name = await keyPoints.add(`prune queue ${unique("kp")}`, actor);
   if (counts.helpful || counts.harmful) await rate(name, counts);
   return name;
 }
@@ -39,7 +39,7 @@ async function row(name: string) {
   return { status: r.status, helpful: r.helpful, harmful: r.harmful };
 }
 
-const injected = async () => (await playbookStore.forInjection(1_000_000)).names;
+const injected = async () => (await keyPoints.forInjection(1_000_000)).names;
 const actions = async (name: string) =>
   (
     await db().auditLog.findMany({
@@ -97,11 +97,11 @@ describe("a proposal whose counts change", () => {
     const text = `imported ${unique("kp")}`;
     const file = (helpful: number, harmful: number) =>
       loadPlaybook(JSON.stringify({ key_points: [{ name, text, helpful, harmful }] })).playbook;
-    expect((await playbookStore.importPlaybook(file(0, 3), actor)).proposed).toEqual([name]);
-    const back = await playbookStore.importPlaybook(file(10, 4), actor);
+    expect((await keyPoints.importPlaybook(file(0, 3), actor)).proposed).toEqual([name]);
+    const back = await keyPoints.importPlaybook(file(10, 4), actor);
     expect(back).toMatchObject({ updated: 1, withdrawn: [name] });
     expect(await row(name)).toEqual({ status: "active", helpful: 10, harmful: 4 });
-    expect((await playbookStore.importPlaybook(file(1, 4), actor)).proposed).toEqual([name]);
+    expect((await keyPoints.importPlaybook(file(1, 4), actor)).proposed).toEqual([name]);
     expect(await row(name)).toEqual({ status: "proposed", helpful: 1, harmful: 4 });
     expect(await actions(name)).toEqual([WITHDRAWN_ACTION]);
   });
@@ -225,10 +225,10 @@ describe("undoing a prune", () => {
     const text = `undone ${unique("kp")}`;
     const file = (helpful: number, harmful: number) =>
       loadPlaybook(JSON.stringify({ key_points: [{ name, text, helpful, harmful }] })).playbook;
-    await playbookStore.importPlaybook(file(0, 3), actor);
+    await keyPoints.importPlaybook(file(0, 3), actor);
     await pruneQueue.approve([name], actor);
     // An import can change a pruned point's counts; it stays pruned.
-    await playbookStore.importPlaybook(file(5, 3), actor);
+    await keyPoints.importPlaybook(file(5, 3), actor);
     expect(await row(name)).toEqual({ status: "pruned", helpful: 5, harmful: 3 });
     expect(await pruneQueue.undo(name, actor)).toBe("active");
     expect(await row(name)).toEqual({ status: "active", helpful: 5, harmful: 3 });

@@ -4,7 +4,7 @@ import { GET } from "@/app/api/v1/turns/route";
 import { parsePlaybookQuery } from "@/components/playbook/query";
 import { parseTurnQuery, toTurnFilters } from "@/components/turns/filters";
 import { auditLog } from "@/lib/db/audit";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { principles } from "@/lib/db/principles";
 import { sessions } from "@/lib/db/sessions";
 import { encodeCursor, turns } from "@/lib/db/turns";
@@ -172,7 +172,7 @@ describe("dashboard pages read their parameters without reaching the database wi
   it("Playbook: searches for a NUL as the U+FFFD it is stored as", async () => {
     const { q } = parsePlaybookQuery({ q: "a\u0000b" });
     expect(q).toBe("a\uFFFDb");
-    await expect(playbookStore.list({ q })).resolves.toEqual([]);
+    await expect(keyPoints.list({ q })).resolves.toEqual([]);
   });
 
   it.each([

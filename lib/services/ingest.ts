@@ -2,7 +2,7 @@ import { principlesContext } from "@/lib/constitution";
 import { credits } from "@/lib/db/credit";
 import { eventBatches } from "@/lib/db/ingest";
 import { jobs } from "@/lib/db/jobs";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { scores } from "@/lib/db/scores";
 import { inTransaction } from "@/lib/db/transaction";
 import { weightSets } from "@/lib/db/weights";
@@ -34,7 +34,7 @@ async function retrieveAll(
   if (prompts.length === 0) return out;
   const [{ store, version }, playbook] = await Promise.all([
     currentStore(),
-    playbookStore.forInjection(env().CHARTER_PLAYBOOK_INJECT),
+    keyPoints.forInjection(env().CHARTER_PLAYBOOK_INJECT),
   ]);
   for (const { event, delivered } of prompts) {
     const principles = delivered

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { createLlmClient } from "@/lib/llm/client";
 import { agentEventSchema } from "@/lib/schemas/events";
 import { setupTestDatabase, unique } from "@/test/db";
@@ -25,10 +25,7 @@ afterAll(async () => {
 });
 
 async function session(): Promise<{ id: string; keyPoint: string }> {
-  const keyPoint = await playbookStore.add(
-    `Run the tests before saying done ${unique("kp")}`,
-    actor,
-  );
+  const keyPoint = await keyPoints.add(`Run the tests before saying done ${unique("kp")}`, actor);
   const id = unique("reflect");
   const event = (e: Record<string, unknown>) =>
     agentEventSchema.parse({ ...e, id: unique("evt"), session_id: id });

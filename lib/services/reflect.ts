@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { LlmTimeoutError, type LlmPort } from "@/lib/constitution/llm-port";
 import type { Actor } from "@/lib/db/audit";
 import { jobs } from "@/lib/db/jobs";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { reflections, type ReflectionRecord } from "@/lib/db/reflections";
 import { sessions } from "@/lib/db/sessions";
 import { env, llmSettings } from "@/lib/env";
@@ -42,9 +42,7 @@ export async function reflectSession(
   const session = await sessions.forReflection(sessionId);
   if (!session) throw new NotFoundError(`No session ${sessionId}.`);
   const { turns, tools } = session;
-  const injected = await playbookStore.byNames([
-    ...new Set(turns.flatMap((t) => t.injectedKeyPoints)),
-  ]);
+  const injected = await keyPoints.byNames([...new Set(turns.flatMap((t) => t.injectedKeyPoints))]);
   const messages = reflectorMessages({
     turns: turns.map((t) => ({
       prompt: t.prompt,
@@ -78,7 +76,7 @@ export async function reflectSession(
         error: `the reply is not an ExtractionResult: ${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")}`,
       };
     } else {
-      const applied = await playbookStore.applyExtraction(parsed.value, sessionId, actor);
+      const applied = await keyPoints.applyExtraction(parsed.value, sessionId, actor);
       outcome = {
         status: "applied",
         extraction: {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { createLlmClient } from "@/lib/llm/client";
 import { extractionResultSchema, kptNumber, loadPlaybook } from "@/lib/playbook";
 import { agentEventSchema } from "@/lib/schemas/events";
@@ -41,8 +41,8 @@ afterAll(async () => {
 
 describe("names in the database", () => {
   it("are never given again: not after a prune, not after an import of lower names", async () => {
-    const doomed = await playbookStore.add(`doomed ${u()}`, actor);
-    await playbookStore.applyExtraction(
+    const doomed = await keyPoints.add(`doomed ${u()}`, actor);
+    await keyPoints.applyExtraction(
       {
         new_key_points: [],
         evaluations: Array.from({ length: 3 }, () => ({ name: doomed, rating: "harmful" })),
@@ -50,8 +50,8 @@ describe("names in the database", () => {
       null,
       actor,
     );
-    await playbookStore.approve([doomed], actor);
-    const { added } = await playbookStore.applyExtraction(
+    await keyPoints.approve([doomed], actor);
+    const { added } = await keyPoints.applyExtraction(
       { new_key_points: [`after the prune ${u()}`], evaluations: [] },
       null,
       actor,
@@ -60,8 +60,8 @@ describe("names in the database", () => {
     const { playbook } = loadPlaybook(
       JSON.stringify({ key_points: [{ name: "kpt_001", text: `low ${u()}` }] }),
     );
-    await playbookStore.importPlaybook(playbook, actor);
-    expect(number(await playbookStore.add(`after a low import ${u()}`, actor))).toBeGreaterThan(
+    await keyPoints.importPlaybook(playbook, actor);
+    expect(number(await keyPoints.add(`after a low import ${u()}`, actor))).toBeGreaterThan(
       number(added[0]!),
     );
   });
@@ -76,19 +76,19 @@ describe("names in the database", () => {
         ],
       }),
     );
-    const result = await playbookStore.importPlaybook(playbook, actor);
+    const result = await keyPoints.importPlaybook(playbook, actor);
     expect(result.unkept).toEqual(["section"]);
     expect(await db().keyPoint.findUniqueOrThrow({ where: { name: tag } })).toMatchObject({
       text: `pattern ${tag} ${RUN}`,
       helpful: 2,
     });
-    expect(number(await playbookStore.add(`after ${tag} ${RUN}`, actor))).toBeGreaterThan(880000);
+    expect(number(await keyPoints.add(`after ${tag} ${RUN}`, actor))).toBeGreaterThan(880000);
   });
 
   it("stay unique when many reflections add points at once", async () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        playbookStore.applyExtraction(
+        keyPoints.applyExtraction(
           { new_key_points: [`parallel ${i} ${u()}`], evaluations: [] },
           null,
           actor,
@@ -103,12 +103,12 @@ describe("names in the database", () => {
 describe("applying an ExtractionResult", () => {
   it("skips a text already stored (active or pruned), naming the point", async () => {
     const text = `Prefer pathlib ${u()}`;
-    const first = await playbookStore.applyExtraction(
+    const first = await keyPoints.applyExtraction(
       { new_key_points: [text], evaluations: [] },
       null,
       actor,
     );
-    const again = await playbookStore.applyExtraction(
+    const again = await keyPoints.applyExtraction(
       { new_key_points: [` ${text} `, text.toUpperCase()], evaluations: [] },
       null,
       actor,
@@ -117,7 +117,7 @@ describe("applying an ExtractionResult", () => {
     expect(again.warnings).toEqual([
       `the new key point ${JSON.stringify(text)} has the same text as ${first.added[0]}: skipped`,
     ]);
-    await playbookStore.applyExtraction(
+    await keyPoints.applyExtraction(
       {
         new_key_points: [],
         evaluations: Array.from({ length: 3 }, () => ({
@@ -128,8 +128,8 @@ describe("applying an ExtractionResult", () => {
       null,
       actor,
     );
-    await playbookStore.approve([first.added[0]!], actor);
-    const pruned = await playbookStore.applyExtraction(
+    await keyPoints.approve([first.added[0]!], actor);
+    const pruned = await keyPoints.applyExtraction(
       { new_key_points: [text], evaluations: [{ name: first.added[0]!, rating: "helpful" }] },
       null,
       actor,
@@ -145,7 +145,7 @@ describe("applying an ExtractionResult", () => {
     const text = `Same lesson ${u()}`;
     const results = await Promise.all(
       Array.from({ length: 6 }, () =>
-        playbookStore.applyExtraction({ new_key_points: [text], evaluations: [] }, null, actor),
+        keyPoints.applyExtraction({ new_key_points: [text], evaluations: [] }, null, actor),
       ),
     );
     expect(results.flatMap((r) => r.added)).toHaveLength(1);
@@ -153,7 +153,7 @@ describe("applying an ExtractionResult", () => {
   });
 
   it("applies everything but the malformed items, and says which were skipped", async () => {
-    const keep = await playbookStore.add(`rated ${u()}`, actor);
+    const keep = await keyPoints.add(`rated ${u()}`, actor);
     const text = `New lesson ${u()}`;
     const extraction = extractionResultSchema.parse({
       new_key_points: [text, ""],
@@ -165,7 +165,7 @@ describe("applying an ExtractionResult", () => {
         { name: keep, rating: "great" },
       ],
     });
-    const result = await playbookStore.applyExtraction(extraction, null, actor);
+    const result = await keyPoints.applyExtraction(extraction, null, actor);
     expect(result.added).toHaveLength(1);
     expect(result.evaluated).toBe(1);
     expect((await db().keyPoint.findUniqueOrThrow({ where: { name: keep } })).helpful).toBe(1);
@@ -181,7 +181,7 @@ describe("applying an ExtractionResult", () => {
 
 describe("injection (the fork's playbook.txt template)", () => {
   it("is Charter's own one-line header before seed 004's lines, not the fork's template", async () => {
-    await playbookStore.add(`Injected ${u()}`, actor);
+    await keyPoints.add(`Injected ${u()}`, actor);
     const id = unique("compat-inject");
     const response = await ingestEvents([
       agentEventSchema.parse({

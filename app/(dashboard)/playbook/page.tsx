@@ -16,7 +16,7 @@ import {
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 
 export const metadata: Metadata = { title: "Playbook" };
 
@@ -29,9 +29,9 @@ export default async function PlaybookPage({
   const canEdit = roleAtLeast(me.role, "editor");
   const query = parsePlaybookQuery(await searchParams);
   const [listed, proposed, active] = await Promise.all([
-    playbookStore.list({ status: storeStatus(query.status), q: query.q || undefined }),
-    playbookStore.list({ status: "proposed" }),
-    playbookStore.list({ status: "active" }),
+    keyPoints.list({ status: storeStatus(query.status), q: query.q || undefined }),
+    keyPoints.list({ status: "proposed" }),
+    keyPoints.list({ status: "active" }),
   ]);
   const rows = query.status === "" ? listed.filter((r) => r.status !== "pruned") : listed;
   const filterLabel = STATUS_FILTERS.find((s) => s.value === query.status)?.label ?? "";

@@ -8,7 +8,7 @@ import { WithdrawnList } from "@/components/playbook/withdrawn-list";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { pruneQueue } from "@/lib/db/prune-queue";
 import { shouldPrune } from "@/lib/playbook";
 
@@ -22,24 +22,22 @@ const PRUNED_SHOWN = 50;
 const WITHDRAWN_SHOWN = 20;
 
 async function proposalsWithEvidence(): Promise<ProposalView[]> {
-  const proposed = await playbookStore.list({ status: "proposed" });
+  const proposed = await keyPoints.list({ status: "proposed" });
   return Promise.all(
     proposed.map(async (p) => {
-      const { evaluations } = await playbookStore.get(p.name);
+      const { evaluations } = await keyPoints.get(p.name);
       return {
         name: p.name,
         text: p.text,
         helpful: p.helpful,
         harmful: p.harmful,
         meetsRule: shouldPrune(p),
-        events: evaluations
-          .slice(0, EVENTS_SHOWN)
-          .map((e) => ({
-            id: e.id,
-            rating: e.rating,
-            sessionId: e.sessionId,
-            createdAt: e.createdAt.toISOString(),
-          })),
+        events: evaluations.slice(0, EVENTS_SHOWN).map((e) => ({
+          id: e.id,
+          rating: e.rating,
+          sessionId: e.sessionId,
+          createdAt: e.createdAt.toISOString(),
+        })),
         eventCount: evaluations.length,
       };
     }),
@@ -51,7 +49,7 @@ export default async function PruneQueuePage() {
   const canDecide = roleAtLeast(me.role, "approver");
   const [proposals, pruned, withdrawn] = await Promise.all([
     proposalsWithEvidence(),
-    playbookStore.list({ status: "pruned" }),
+    keyPoints.list({ status: "pruned" }),
     pruneQueue.recentlyWithdrawn(WITHDRAWN_SHOWN),
   ]);
   const recent = pruned

@@ -12,7 +12,7 @@ import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";
 import { constitutionVersions } from "@/lib/db/constitution";
-import { playbookStore } from "@/lib/db/playbook";
+import { keyPoints } from "@/lib/db/key-points";
 import { reflections } from "@/lib/db/reflections";
 import { sessions } from "@/lib/db/sessions";
 import { SessionPlaybook } from "@/components/sessions/session-playbook";
@@ -40,9 +40,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     constitutionVersions.titles(),
     reflections.latest(id),
   ]);
-  const injected = await playbookStore.byNames([
-    ...new Set(turns.flatMap((t) => t.injectedKeyPoints)),
-  ]);
+  const injected = await keyPoints.byNames([...new Set(turns.flatMap((t) => t.injectedKeyPoints))]);
   return (
     <>
       <PageHeader

@@ -3,7 +3,7 @@ import { loadPlaybook } from "@/lib/playbook";
 import { SEED_MIXED_INPUT } from "@/test/fixtures/seeds/playbook";
 import { setupTestDatabase, unique } from "@/test/db";
 import { db } from "./client";
-import { playbookStore } from "./playbook";
+import { keyPoints } from "./key-points";
 
 let teardown: () => Promise<void>;
 const actor = { id: null, label: "test" };
@@ -14,10 +14,10 @@ afterAll(() => teardown());
 
 describe("the playbook in the database", () => {
   it("keeps counters exact under 200 concurrent evaluations of one key point", async () => {
-    const name = await playbookStore.add(`concurrent ${unique("kp")}`, actor);
+    const name = await keyPoints.add(`concurrent ${unique("kp")}`, actor);
     await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        playbookStore.applyExtraction(
+        keyPoints.applyExtraction(
           {
             new_key_points: [],
             evaluations: [{ name, rating: i % 4 === 0 ? "harmful" : "helpful" }],
@@ -34,34 +34,34 @@ describe("the playbook in the database", () => {
   }, 120_000);
 
   it("proposes, approves, undoes and rejects by seed 004's rule, never renumbering", async () => {
-    const a = await playbookStore.add(`a ${unique("kp")}`, actor);
-    const b = await playbookStore.add(`b ${unique("kp")}`, actor);
+    const a = await keyPoints.add(`a ${unique("kp")}`, actor);
+    const b = await keyPoints.add(`b ${unique("kp")}`, actor);
     const harmful = (name: string, n: number) => ({
       new_key_points: [],
       evaluations: Array.from({ length: n }, () => ({ name, rating: "harmful" })),
     });
-    expect((await playbookStore.applyExtraction(harmful(a, 2), null, actor)).proposed).toEqual([]);
-    expect((await playbookStore.applyExtraction(harmful(a, 1), null, actor)).proposed).toEqual([a]);
-    await playbookStore.approve([a], actor);
+    expect((await keyPoints.applyExtraction(harmful(a, 2), null, actor)).proposed).toEqual([]);
+    expect((await keyPoints.applyExtraction(harmful(a, 1), null, actor)).proposed).toEqual([a]);
+    await keyPoints.approve([a], actor);
     expect((await db().keyPoint.findUniqueOrThrow({ where: { name: a } })).status).toBe("pruned");
-    const c = await playbookStore.add(`c ${unique("kp")}`, actor);
+    const c = await keyPoints.add(`c ${unique("kp")}`, actor);
     expect(Number(c.slice(4))).toBeGreaterThan(Number(b.slice(4)));
     // helpful 0, harmful 3 still meets the rule: undo puts it back in the queue, not into use.
-    expect(await playbookStore.undo(a, actor)).toBe("proposed");
-    const restored = await playbookStore.get(a);
+    expect(await keyPoints.undo(a, actor)).toBe("proposed");
+    const restored = await keyPoints.get(a);
     expect(restored).toMatchObject({ status: "proposed", helpful: 0, harmful: 3 });
     expect(restored.evaluations).toHaveLength(3);
-    await playbookStore.reject([a], actor);
+    await keyPoints.reject([a], actor);
     expect((await db().keyPoint.findUniqueOrThrow({ where: { name: a } })).status).toBe("active");
     // Kept by a person at harmful 3: proposed again only when harmful grows.
     expect(
-      (await playbookStore.applyExtraction({ new_key_points: [], evaluations: [] }, null, actor))
+      (await keyPoints.applyExtraction({ new_key_points: [], evaluations: [] }, null, actor))
         .proposed,
     ).not.toContain(a);
-    expect((await playbookStore.applyExtraction(harmful(a, 1), null, actor)).proposed).toEqual([a]);
-    await playbookStore.reject([a], actor);
+    expect((await keyPoints.applyExtraction(harmful(a, 1), null, actor)).proposed).toEqual([a]);
+    await keyPoints.reject([a], actor);
     expect((await db().keyPoint.findUniqueOrThrow({ where: { name: a } })).status).toBe("active");
-    await expect(playbookStore.approve([a], actor)).rejects.toThrow(/not proposed/);
+    await expect(keyPoints.approve([a], actor)).rejects.toThrow(/not proposed/);
     const audit = await db().auditLog.findMany({
       where: { objectId: a, objectType: "key_point" },
       orderBy: { id: "asc" },
@@ -84,7 +84,7 @@ describe("the playbook in the database", () => {
         ),
       }),
     );
-    await playbookStore.importPlaybook(playbook, actor);
+    await keyPoints.importPlaybook(playbook, actor);
     const imported = await db().keyPoint.findUniqueOrThrow({ where: { name: "kpt_9003" } });
     expect(imported).toMatchObject({
       text: "Avoid globals",
@@ -92,9 +92,9 @@ describe("the playbook in the database", () => {
       helpful: 0,
       status: "proposed",
     });
-    const next = await playbookStore.add("after import", actor);
+    const next = await keyPoints.add("after import", actor);
     expect(Number(next.slice(4))).toBeGreaterThan(9004);
-    const exported = await playbookStore.exportPlaybook();
+    const exported = await keyPoints.exportPlaybook();
     expect(exported.key_points.find((k) => k.name === "kpt_9004")).toEqual({
       name: "kpt_9004",
       text: "Write tests",
@@ -111,7 +111,7 @@ describe("importing into a playbook that has entries", () => {
         key_points: [{ name: "kpt_7001", text: "Keep me", helpful: 4, harmful: 0 }],
       }),
     );
-    await playbookStore.importPlaybook(first, actor);
+    await keyPoints.importPlaybook(first, actor);
     const { playbook: second } = loadPlaybook(
       JSON.stringify({
         key_points: [
@@ -120,7 +120,7 @@ describe("importing into a playbook that has entries", () => {
         ],
       }),
     );
-    const result = await playbookStore.importPlaybook(
+    const result = await keyPoints.importPlaybook(
       { ...second, key_points: second.key_points.slice(0, 1) },
       actor,
     );
