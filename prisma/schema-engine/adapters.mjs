@@ -1,3 +1,4 @@
+// @ts-check
 // Driver adapter factories handed to the wasm schema engine.
 //
 // The engine talks to the database only through a "migration-aware" adapter
@@ -18,6 +19,30 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { openDataDir } from "./pglite-dir.mjs";
 import { parseDatabaseTarget } from "./url.mjs";
 
+/** @typedef {import("@prisma/driver-adapter-utils").SqlDriverAdapter} SqlDriverAdapter */
+/** @typedef {import("@prisma/driver-adapter-utils").SqlQuery} SqlQuery */
+/** @typedef {import("@prisma/driver-adapter-utils").SqlMigrationAwareDriverAdapterFactory} MigrationAwareFactory */
+/** @typedef {import("./url.mjs").DatabaseTarget} DatabaseTarget */
+/** @typedef {Extract<DatabaseTarget, { kind: "postgres" }>} PostgresTarget */
+/** @typedef {(level: string, message: string) => void} Log */
+/**
+ * What the stand-in reaches inside the stock adapters, beyond their public API
+ * (adapter-pg's `performIO` and both adapters' protected `onError`).
+ * @typedef {{
+ *   performIO?: (query: unknown) => Promise<{ fields?: { dataTypeID: number }[] } | undefined>,
+ *   onError(error: unknown): never,
+ * }} AdapterInternals
+ */
+
+/**
+ * The internals of a stock adapter or transaction (see AdapterInternals).
+ * @param {object} queryable
+ * @returns {AdapterInternals}
+ */
+function internals(queryable) {
+  return /** @type {AdapterInternals} */ (/** @type {unknown} */ (queryable));
+}
+
 /** Prefix of the throwaway shadow databases created on a PostgreSQL server (same as Prisma's). */
 export const SHADOW_DB_PREFIX = "prisma_migrate_shadow_db_";
 
@@ -35,15 +60,20 @@ const TEXT_OID = 25;
  * Wraps the internal `performIO` of an adapter-pg queryable (adapter or
  * transaction) so catalog "char"/name columns are typed as text. performIO is
  * where adapter-pg gets the raw pg result, before it maps column types.
+ * @template {object} Q
+ * @param {Q} queryable
+ * @returns {Q}
  */
 function retypeCatalogColumns(queryable) {
-  if (typeof queryable.performIO !== "function") {
+  const inside = internals(queryable);
+  const original = inside.performIO;
+  if (typeof original !== "function") {
     throw new Error(
       "@prisma/adapter-pg internals changed (no performIO); the schema-engine stand-in needs updating",
     );
   }
-  const performIO = queryable.performIO.bind(queryable);
-  queryable.performIO = async (query) => {
+  const performIO = original.bind(queryable);
+  inside.performIO = async (query) => {
     const result = await performIO(query);
     for (const field of result?.fields ?? []) {
       if (field.dataTypeID === CHAR_OID || field.dataTypeID === NAME_OID)
@@ -54,7 +84,10 @@ function retypeCatalogColumns(queryable) {
   return queryable;
 }
 
-/** Quotes an SQL identifier. */
+/**
+ * Quotes an SQL identifier.
+ * @param {string} name
+ */
 function quoteIdent(name) {
   return `"${String(name).replaceAll('"', '""')}"`;
 }
@@ -66,8 +99,12 @@ function quoteIdent(name) {
  * as a connectionString: pg lets a connectionString override the other fields,
  * so `{ connectionString, database: shadowName }` would silently connect to the
  * main database instead of the shadow one (and replay migrations onto it).
+ * @param {PostgresTarget} target
+ * @param {Partial<import("./url.mjs").PgConfig>} [overrides]
+ * @returns {import("pg").PoolConfig}
  */
 export function poolConfig(target, overrides = {}) {
+  /** @type {import("pg").PoolConfig} */
   const config = { ...target.config, ...overrides, max: 4, idleTimeoutMillis: 10_000 };
   if (target.ssl !== undefined) config.ssl = target.ssl;
   if (target.schema) {
@@ -81,6 +118,10 @@ export function poolConfig(target, overrides = {}) {
 /**
  * Opens an adapter-pg adapter on a fresh pool, with the engine-facing fixes:
  * catalog column retyping and whole-script execution.
+ * @param {import("pg").PoolConfig} config
+ * @param {string | undefined} schema
+ * @param {() => Promise<void>} [onDispose]
+ * @returns {Promise<SqlDriverAdapter>}
  */
 async function openPgAdapter(config, schema, onDispose) {
   const adapter = await new PrismaPg(config, schema ? { schema } : undefined).connect();
@@ -99,7 +140,7 @@ async function openPgAdapter(config, schema, onDispose) {
     try {
       await pool.query(script);
     } catch (error) {
-      adapter.onError(error); // throws the DriverAdapterError the engine understands
+      internals(adapter).onError(error); // throws the DriverAdapterError the engine understands
     }
   };
 
@@ -116,17 +157,20 @@ async function openPgAdapter(config, schema, onDispose) {
   return adapter;
 }
 
-/** Factory for a PostgreSQL server reached over TCP or a Unix socket. */
+/**
+ * Factory for a PostgreSQL server reached over TCP or a Unix socket.
+ * @implements {MigrationAwareFactory}
+ */
 class PostgresAdapterFactory {
-  provider = "postgres";
+  provider = /** @type {const} */ ("postgres");
   adapterName = "@prisma/adapter-pg";
 
-  /** @param {{ target: any, shadowTarget?: any, log: Function }} options */
+  /** @param {{ target: PostgresTarget, shadowTarget?: DatabaseTarget, log: Log }} options */
   constructor({ target, shadowTarget, log }) {
     this.target = target;
     this.shadowTarget = shadowTarget;
     this.log = log;
-    /** Shadow databases created and not yet dropped, for cleanup on shutdown. */
+    /** @type {Set<string>} Shadow databases created and not yet dropped, for cleanup on shutdown. */
     this.liveShadowDbs = new Set();
   }
 
@@ -159,17 +203,22 @@ class PostgresAdapterFactory {
     }
   }
 
+  /** @param {string} name */
   async dropShadowDb(name) {
     if (!this.liveShadowDbs.delete(name)) return;
     try {
       await this.adminQuery(`DROP DATABASE IF EXISTS ${quoteIdent(name)}`);
       this.log("INFO", `dropped shadow database ${name}`);
     } catch (error) {
-      this.log("WARN", `could not drop shadow database ${name}: ${error.message}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log("WARN", `could not drop shadow database ${name}: ${reason}`);
     }
   }
 
-  /** Runs one statement on a short-lived connection to the main database. */
+  /**
+   * Runs one statement on a short-lived connection to the main database.
+   * @param {string} sql
+   */
   async adminQuery(sql) {
     const client = new pg.Client(poolConfig(this.target));
     await client.connect();
@@ -188,6 +237,9 @@ class PostgresAdapterFactory {
 /**
  * Opens a PGlite database and wraps it in pglite-prisma-adapter, with the
  * engine-facing fixes. `closeOnDispose` is for the in-memory shadow database.
+ * @param {PGlite} db
+ * @param {boolean} closeOnDispose
+ * @returns {Promise<SqlDriverAdapter>}
  */
 async function openPGliteAdapter(db, closeOnDispose) {
   const adapter = await new PrismaPGlite(db).connect();
@@ -198,18 +250,22 @@ async function openPGliteAdapter(db, closeOnDispose) {
     try {
       await db.exec(script);
     } catch (error) {
-      adapter.onError(error); // throws the DriverAdapterError the engine understands
+      internals(adapter).onError(error); // throws the DriverAdapterError the engine understands
     }
   };
   if (closeOnDispose) adapter.dispose = () => db.close();
   return adapter;
 }
 
-/** Factory for an embedded PGlite data directory. */
-class PGliteAdapterFactory {
-  provider = "postgres";
+/**
+ * Factory for an embedded PGlite data directory.
+ * @implements {MigrationAwareFactory}
+ */
+export class PGliteAdapterFactory {
+  provider = /** @type {const} */ ("postgres");
   adapterName = "pglite-prisma-adapter";
 
+  /** @param {{ target: Extract<DatabaseTarget, { kind: "embedded" }>, shadowTarget?: DatabaseTarget, log: Log }} options */
   constructor({ target, shadowTarget, log }) {
     this.dir = target.dir;
     this.shadowTarget = shadowTarget;
@@ -245,12 +301,14 @@ class PGliteAdapterFactory {
     // Initialising one (initdb) takes ~2 s and `migrate dev` asks for up to
     // four shadow databases, so the first one is snapshotted before use and
     // later ones are loaded from that snapshot (~0.5 s).
+    /** @type {PGlite} */
     let shadow;
     if (this.blankSnapshot) {
       shadow = new PGlite({ loadDataDir: await this.blankSnapshot });
     } else {
-      shadow = new PGlite();
-      this.blankSnapshot = shadow.waitReady.then(() => shadow.dumpDataDir("none"));
+      const blank = new PGlite();
+      shadow = blank;
+      this.blankSnapshot = blank.waitReady.then(() => blank.dumpDataDir("none"));
       this.blankSnapshot.catch(() => (this.blankSnapshot = undefined));
       await this.blankSnapshot;
     }
@@ -282,6 +340,9 @@ $$;`;
  * Opens an explicit shadow database (datasource.shadowDatabaseUrl), emptied
  * first: the engine uses the shadow database several times per command and,
  * unlike the native engine, does not reset one it did not create.
+ * @param {DatabaseTarget} target
+ * @param {Log} log
+ * @returns {Promise<SqlDriverAdapter>}
  */
 async function openExternalShadow(target, log) {
   log(
@@ -312,15 +373,18 @@ const STARTUP_QUERY =
  * native engine connects lazily and runs such commands without a database;
  * with this factory so do we, and without creating an embedded directory as a
  * side effect. Any other query fails with `reason`.
+ * @implements {MigrationAwareFactory}
  */
 export class OfflineAdapterFactory {
-  provider = "postgres";
+  provider = /** @type {const} */ ("postgres");
   adapterName = "offline";
 
+  /** @param {string} reason */
   constructor(reason) {
     this.reason = reason;
   }
 
+  /** @returns {Promise<SqlDriverAdapter>} */
   async connect() {
     const fail = async () => {
       throw new Error(this.reason);
@@ -329,7 +393,7 @@ export class OfflineAdapterFactory {
       provider: "postgres",
       adapterName: "offline",
       getConnectionInfo: () => ({ supportsRelationJoins: true }),
-      queryRaw: async (query) => {
+      queryRaw: async (/** @type {SqlQuery} */ query) => {
         if (!STARTUP_QUERY.test(query.sql)) return fail();
         return {
           columnNames: ["exists", "version", "numeric_version"],
@@ -344,6 +408,7 @@ export class OfflineAdapterFactory {
     };
   }
 
+  /** @returns {Promise<SqlDriverAdapter>} */
   async connectToShadowDb() {
     throw new Error(this.reason);
   }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Stand-in for Prisma's native `schema-engine` binary, for machines that cannot
 // download it. The Prisma CLI runs whatever PRISMA_SCHEMA_ENGINE_BINARY names
 // (prisma.config.ts points it here), with the native binary's flags:
@@ -18,14 +19,42 @@ import readline from "node:readline";
 
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 
-import { OfflineAdapterFactory, createAdapterFactory } from "./adapters.mjs";
+import { OfflineAdapterFactory, PGliteAdapterFactory, createAdapterFactory } from "./adapters.mjs";
 import { createSchemaEngine, enginesHash, takePanicMessage } from "./engine.mjs";
 import { UserFacingError, cliCommand, runOneShot } from "./oneshot.mjs";
 import { parseDatabaseTarget } from "./url.mjs";
 
+/** @typedef {import("./engine.mjs").SchemaEngine} SchemaEngine */
+/** @typedef {ReturnType<typeof bindMigrationAwareSqlAdapterFactory>} BoundFactory */
+/**
+ * The params of a JSON-RPC request as the CLI sent them: passed on to the engine, which
+ * deserialises and checks them, so they stay untyped here.
+ * @typedef {any} RpcParams
+ */
+/** @typedef {{ id?: number | string | null, method?: string, params?: RpcParams }} RpcMessage */
+/** Whatever was thrown, read defensively. @typedef {{ message?: unknown, stack?: unknown, code?: unknown, meta?: unknown } | null | undefined} Thrown */
+/**
+ * @typedef {object} Args
+ * @property {string[]} datamodels
+ * @property {{ url?: string, shadowDatabaseUrl?: string } | undefined} datasource
+ * @property {string | undefined} cli
+ * @property {boolean} version
+ */
+
+/** @param {unknown} error */
+function thrown(error) {
+  return /** @type {Thrown} */ (error);
+}
+
 const DEBUG = /^(1|true|yes)$/i.test(process.env.CHARTER_SCHEMA_ENGINE_DEBUG ?? "");
 
-/** Writes one log line to stderr in the native engine's JSON format. */
+/**
+ * Writes one log line to stderr in the native engine's JSON format.
+ * @param {string} level
+ * @param {string} message
+ * @param {object} [fields]
+ * @param {string} [target]
+ */
 function log(level, message, fields = {}, target = "charter_schema_engine") {
   process.stderr.write(
     JSON.stringify({
@@ -37,9 +66,21 @@ function log(level, message, fields = {}, target = "charter_schema_engine") {
   );
 }
 
+/**
+ * @param {string[]} argv
+ * @returns {Args}
+ */
 function parseArgs(argv) {
+  /** @type {Args} */
   const args = { datamodels: [], datasource: undefined, cli: undefined, version: false };
-  for (let i = 0; i < argv.length; i++) {
+  let i = 0;
+  /** The value after a flag. */
+  const value = () => {
+    const next = argv[++i];
+    if (next === undefined) throw new Error(`Missing value after ${argv[i - 1]}`);
+    return next;
+  };
+  for (; i < argv.length; i++) {
     const arg = argv[i];
     switch (arg) {
       case "--version":
@@ -48,17 +89,17 @@ function parseArgs(argv) {
         break;
       case "--datamodels":
       case "-d":
-        args.datamodels.push(argv[++i]);
+        args.datamodels.push(value());
         break;
       case "--datasource":
-        args.datasource = JSON.parse(argv[++i]);
+        args.datasource = JSON.parse(value());
         break;
       case "--enabled-preview-features":
       case "--extension-types":
         i++; // accepted for compatibility; the wasm engine takes neither
         break;
       case "cli":
-        args.cli = argv[++i];
+        args.cli = value();
         break;
       default:
         throw new Error(`Unknown argument: ${arg}`);
@@ -75,11 +116,15 @@ const ENGINE_ERROR = 4466;
 const METHOD_NOT_FOUND = -32601;
 const PARSE_ERROR = -32700;
 
+/** @param {object} message */
 function send(message) {
   process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
 }
 
-/** A panic inside wasm (a Rust panic compiles to the `unreachable` trap). */
+/**
+ * A panic inside wasm (a Rust panic compiles to the `unreachable` trap).
+ * @param {unknown} error
+ */
 function isWasmPanic(error) {
   return error instanceof WebAssembly.RuntimeError;
 }
@@ -88,15 +133,20 @@ function isWasmPanic(error) {
  * Converts anything the engine or our own code threw into the `error` member
  * of a JSON-RPC response, shaped like the native engine's: the CLI prints
  * `data.message`, prefixed by `data.error_code` when there is one.
+ * @param {unknown} error
+ * @param {BoundFactory["errorRegistry"]} [registry]
  */
 function toRpcError(error, registry) {
   // A JavaScript error thrown inside a driver adapter reaches the engine as a
   // registry id; the engine's error then only says "External error id#N".
   // Recover the original error, which says what actually went wrong.
-  const id = /(?:GenericJs|External error id)\D{0,8}(\d+)/.exec(String(error?.message))?.[1];
+  const id = /(?:GenericJs|External error id)\D{0,8}(\d+)/.exec(
+    String(thrown(error)?.message),
+  )?.[1];
   const original = id === undefined ? undefined : registry?.consumeError(Number(id))?.error;
-  const source = original ?? error;
+  const source = thrown(original ?? error);
   const panic = isWasmPanic(error);
+  /** @type {{ is_panic: boolean, message: string, backtrace: unknown, error_code?: string, meta?: unknown }} */
   const data = {
     is_panic: panic,
     message: (panic && takePanicMessage()) || String(source?.message ?? source),
@@ -112,7 +162,10 @@ function toRpcError(error, registry) {
   };
 }
 
-/** Diff sources that are computed without a database (the others need one, or a shadow database). */
+/**
+ * Diff sources that are computed without a database (the others need one, or a shadow database).
+ * @param {RpcParams} target
+ */
 function isDatabaseFreeDiffTarget(target) {
   return target?.tag === "empty" || target?.tag === "schemaDatamodel";
 }
@@ -134,12 +187,18 @@ const NO_SHADOW_FACTORY = "shadow DB must be provided through an external factor
  * error, run diagnoseMigrationHistory again: now that everything is applied,
  * it replays the whole migrations directory into a shadow database (through
  * our factory) and caches the result. Then retry once.
+ * @template T
+ * @param {SchemaEngine} engine
+ * @param {RpcParams} params
+ * @param {() => Promise<T>} run
+ * @returns {Promise<T>}
  */
 async function withMigrationSchema(engine, params, run) {
   try {
     return await run();
   } catch (error) {
-    if (!String(error?.message).includes(NO_SHADOW_FACTORY) || !params?.migrationsList) throw error;
+    if (!String(thrown(error)?.message).includes(NO_SHADOW_FACTORY) || !params?.migrationsList)
+      throw error;
     log(
       "INFO",
       "migration schema not cached after applying migrations; replaying them into a shadow database",
@@ -153,35 +212,49 @@ async function withMigrationSchema(engine, params, run) {
   }
 }
 
+/** @param {Args} args */
 async function serve(args) {
+  /** @type {[string, string][]} */
   const files = args.datamodels.map((file) => [file, readFileSync(file, "utf8")]);
   const datamodels = files.length > 0 ? files : undefined;
   const factory = createAdapterFactory(args.datasource, log);
-  const debug = (line) => {
+  const debug = (/** @type {string} */ line) => {
     // The engine's tracing output is already a JSON log line.
     if (DEBUG) process.stderr.write(line.endsWith("\n") ? line : line + "\n");
   };
 
   // Engines are created on first use (the engine connects as soon as it is
   // created). Requests that need no database get one on an offline adapter.
+  /** @type {Map<string, { bound: BoundFactory, engine: Promise<SchemaEngine> }>} */
   const engines = new Map();
+  /**
+   * @param {string | undefined} method
+   * @param {RpcParams} params
+   */
   function engineFor(method, params) {
     const offline = method === "diff" && [params?.from, params?.to].every(isDatabaseFreeDiffTarget);
     const key = offline ? "offline" : "database";
-    if (!engines.has(key)) {
+    let entry = engines.get(key);
+    if (!entry) {
       const bound = bindMigrationAwareSqlAdapterFactory(
         offline
           ? new OfflineAdapterFactory("this command ran without a database connection")
           : factory,
       );
-      engines.set(key, { bound, engine: createSchemaEngine(datamodels, bound, debug) });
+      entry = { bound, engine: createSchemaEngine(datamodels, bound, debug) };
+      engines.set(key, entry);
     }
-    return engines.get(key);
+    return entry;
   }
 
   /** Requests we sent to the CLI (print), waiting for its reply. */
+  /** @type {Map<unknown, (reply: RpcMessage) => void>} */
   const outgoing = new Map();
   let nextOutgoingId = 1;
+  /**
+   * @param {string} method
+   * @param {object} params
+   */
   function request(method, params) {
     const id = nextOutgoingId++;
     return new Promise((resolve) => {
@@ -190,6 +263,7 @@ async function serve(args) {
     });
   }
 
+  /** @type {Record<string, (engine: SchemaEngine, params: RpcParams) => Promise<unknown>>} */
   const handlers = {
     // The native method name; the wasm engine calls it `version`. It always
     // reports the adapter's database; a params object without a datasource
@@ -213,7 +287,11 @@ async function serve(args) {
     async createDatabase(_engine, params) {
       const url = params?.datasource?.url ?? args.datasource?.url;
       const target = parseDatabaseTarget(url);
-      if (target.kind === "embedded" && factory.dir === target.dir) {
+      if (
+        target.kind === "embedded" &&
+        factory instanceof PGliteAdapterFactory &&
+        factory.dir === target.dir
+      ) {
         await factory.database(); // opening the directory creates it
         return { databaseName: target.dir };
       }
@@ -224,10 +302,11 @@ async function serve(args) {
 
   // Requests run one at a time, in order, like the native engine.
   let queue = Promise.resolve();
-  /** The id of the request being handled, if any. */
+  /** @type {RpcMessage["id"] | undefined} The id of the request being handled, if any. */
   let current;
   let shuttingDown = false;
 
+  /** @param {RpcMessage} message */
   async function handle(message) {
     const { id, method, params } = message;
     current = id;
@@ -235,15 +314,14 @@ async function serve(args) {
     try {
       const engine = await enginePromise;
       let result;
-      if (handlers[method]) {
-        result = await handlers[method](engine, params);
-      } else if (
-        typeof engine[method] === "function" &&
-        method !== "free" &&
-        method !== "constructor"
-      ) {
+      const handler = method === undefined ? undefined : handlers[method];
+      const callable = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (engine));
+      const own = method === undefined ? undefined : callable[method];
+      if (handler) {
+        result = await handler(engine, params);
+      } else if (typeof own === "function" && method !== "free" && method !== "constructor") {
         // Call as a method: wasm-bindgen methods need `this` bound to the engine.
-        result = await engine[method](params);
+        result = await own.call(engine, params);
       } else {
         send({ id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${method}` } });
         return;
@@ -263,14 +341,18 @@ async function serve(args) {
   }
 
   /** Set when the engine must not be used any more; shutdown() then stops waiting for requests. */
-  let abandon;
+  let abandon = () => {};
+  /** @type {Promise<void>} */
   const abandoned = new Promise((resolve) => (abandon = resolve));
+  /** @type {number | undefined} */
   let exitCode;
 
   /**
    * Closes the database (PGlite and pg pools keep Node alive until closed;
    * PGlite also holds its directory lock) and exits. With `drain`, requests
    * already received are answered first.
+   * @param {number} code
+   * @param {{ drain?: boolean }} [options]
    */
   async function shutdown(code, { drain = true } = {}) {
     if (!exitCode) exitCode = code; // a failure code wins over a clean exit
@@ -282,7 +364,7 @@ async function serve(args) {
     try {
       await factory.close();
     } catch (error) {
-      log("WARN", `error while closing the database: ${error.message}`);
+      log("WARN", `error while closing the database: ${String(thrown(error)?.message ?? error)}`);
     }
     process.exit(exitCode);
   }
@@ -291,7 +373,7 @@ async function serve(args) {
   // throwing from a microtask, outside the promise we await, and that request
   // never completes: answer it with the error and exit.
   onFatalError = (error) => {
-    log("ERROR", String(error?.message ?? error), { backtrace: error?.stack });
+    log("ERROR", String(thrown(error)?.message ?? error), { backtrace: thrown(error)?.stack });
     if (current !== undefined) send({ id: current, error: toRpcError(error) });
     void shutdown(1, { drain: false });
   };
@@ -299,6 +381,7 @@ async function serve(args) {
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on("line", (line) => {
     if (shuttingDown || !line.trim()) return;
+    /** @type {RpcMessage} */
     let message;
     try {
       message = JSON.parse(line);
@@ -323,11 +406,12 @@ async function serve(args) {
 // ---------------------------------------------------------------------------
 
 async function main() {
+  /** @type {Args} */
   let args;
   try {
     args = parseArgs(process.argv.slice(2));
   } catch (error) {
-    log("ERROR", error.message);
+    log("ERROR", String(thrown(error)?.message ?? error));
     process.exit(1);
   }
 
@@ -348,16 +432,20 @@ async function main() {
 }
 
 /** Set by serve(); logs in the format the CLI reads (it shows the last ERROR line when the engine exits 1). */
+/** @type {(error: unknown) => void} */
 let onFatalError = (error) => {
-  log("ERROR", String(error?.message ?? error), { backtrace: error?.stack });
+  log("ERROR", String(thrown(error)?.message ?? error), { backtrace: thrown(error)?.stack });
   process.exit(1);
 };
 process.on("uncaughtException", (error) => onFatalError(error));
 process.on("unhandledRejection", (error) => {
-  log("ERROR", `unhandled rejection: ${error?.stack ?? error}`);
+  log("ERROR", `unhandled rejection: ${String(thrown(error)?.stack ?? error)}`);
 });
 
 main().catch((error) => {
-  log("ERROR", error instanceof UserFacingError ? error.message : (error?.stack ?? String(error)));
+  log(
+    "ERROR",
+    error instanceof UserFacingError ? error.message : String(thrown(error)?.stack ?? error),
+  );
   process.exit(1);
 });

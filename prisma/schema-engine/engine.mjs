@@ -1,3 +1,4 @@
+// @ts-check
 // Loads the wasm build of Prisma's schema engine (@prisma/schema-engine-wasm).
 //
 // The package's main entry imports the .wasm file as an ES module, which Node
@@ -11,12 +12,22 @@ import path from "node:path";
 
 const require = createRequire(import.meta.url);
 
+/** @typedef {typeof import("@prisma/schema-engine-wasm/schema_engine_bg")} Runtime */
+/** @typedef {import("@prisma/schema-engine-wasm").SchemaEngine} SchemaEngine */
+
+/** @type {Runtime | undefined} */
 let runtime;
 
 // The engine's Rust panic hook hands the panic message to this global before
 // the wasm traps with a bare "unreachable"; keep it so errors can say why.
+/** @type {string | undefined} */
 let lastPanicMessage;
-globalThis.PRISMA_WASM_PANIC_REGISTRY ??= {
+const panicHost =
+  /** @type {{ PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } }} */ (
+    globalThis
+  );
+panicHost.PRISMA_WASM_PANIC_REGISTRY ??= {
+  /** @param {string} message */
   set_message(message) {
     lastPanicMessage = message;
   },
@@ -29,6 +40,7 @@ export function takePanicMessage() {
   return message;
 }
 
+/** @returns {Promise<Runtime>} */
 async function loadRuntime() {
   if (runtime) return runtime;
   const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
@@ -39,7 +51,7 @@ async function loadRuntime() {
   const wasmModule = new WebAssembly.Module(readFileSync(wasmPath));
   const instance = new WebAssembly.Instance(wasmModule, { "./schema_engine_bg.js": glue });
   glue.__wbg_set_wasm(instance.exports);
-  instance.exports.__wbindgen_start();
+  /** @type {() => void} */ (instance.exports.__wbindgen_start)();
   runtime = glue;
   return runtime;
 }
@@ -62,8 +74,9 @@ export function enginesHash() {
  * Creates a wasm schema engine.
  *
  * @param {[string, string][] | undefined} datamodels [path, content] pairs; undefined when there are none
- * @param {object} boundFactory a factory from bindMigrationAwareSqlAdapterFactory
+ * @param {ReturnType<typeof import("@prisma/driver-adapter-utils").bindMigrationAwareSqlAdapterFactory>} boundFactory a factory from bindMigrationAwareSqlAdapterFactory
  * @param {(message: string) => void} debug receives the engine's tracing output
+ * @returns {Promise<SchemaEngine>}
  */
 export async function createSchemaEngine(datamodels, boundFactory, debug) {
   const { SchemaEngine } = await loadRuntime();

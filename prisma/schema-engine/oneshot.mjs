@@ -1,3 +1,4 @@
+// @ts-check
 // The native binary's one-shot subcommands (`schema-engine --datasource <json>
 // cli <command>`), which the Prisma CLI runs before `migrate dev`, `migrate
 // deploy`, `migrate reset` and `db push` to check that the database exists and
@@ -13,22 +14,37 @@ import { poolConfig } from "./adapters.mjs";
 import { lockDataDir, openDataDir } from "./pglite-dir.mjs";
 import { parseDatabaseTarget } from "./url.mjs";
 
+/** @typedef {import("./url.mjs").DatabaseTarget} DatabaseTarget */
+/** @typedef {Extract<DatabaseTarget, { kind: "postgres" }>} PostgresTarget */
+/** @typedef {(level: string, message: string) => void} Log */
+
 /** An error carrying one of Prisma's P1xxx codes. */
 export class UserFacingError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
   constructor(code, message) {
     super(message);
     this.code = code;
   }
 }
 
+/** @typedef {{ host?: string, port?: number, user?: string, database?: string }} Where */
+
+/** @param {Where} config */
 function location(config) {
-  return config.host.startsWith("/") ? `unix:${config.host}` : `${config.host}:${config.port}`;
+  return config.host?.startsWith("/") ? `unix:${config.host}` : `${config.host}:${config.port}`;
 }
 
-/** Maps a pg connection error to the user-facing error the native engine reports. */
+/**
+ * Maps a pg connection error to the user-facing error the native engine reports.
+ * @param {unknown} error
+ * @param {Where} config
+ */
 export function pgConnectionError(error, config) {
   const at = location(config);
-  switch (error.code) {
+  switch (/** @type {NodeJS.ErrnoException} */ (error)?.code) {
     case "ECONNREFUSED":
     case "ENOTFOUND":
     case "EAI_AGAIN":
@@ -62,6 +78,13 @@ export function pgConnectionError(error, config) {
   }
 }
 
+/**
+ * @template T
+ * @param {PostgresTarget} target
+ * @param {Partial<import("./url.mjs").PgConfig>} overrides
+ * @param {(client: pg.Client) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 async function withClient(target, overrides, fn) {
   const config = poolConfig(target, overrides);
   const client = new pg.Client(config);
@@ -78,11 +101,15 @@ async function withClient(target, overrides, fn) {
   }
 }
 
-/** True when `dir` holds an initialised PostgreSQL data directory. */
+/**
+ * True when `dir` holds an initialised PostgreSQL data directory.
+ * @param {string} dir
+ */
 function isDataDir(dir) {
   return existsSync(path.join(dir, "PG_VERSION"));
 }
 
+/** @param {DatabaseTarget} target */
 async function canConnect(target) {
   if (target.kind === "postgres") {
     await withClient(target, {}, (client) => client.query("SELECT 1"));
@@ -98,6 +125,10 @@ async function canConnect(target) {
   }
 }
 
+/**
+ * @param {DatabaseTarget} target
+ * @param {Log} log
+ */
 async function createDatabase(target, log) {
   if (target.kind === "postgres") {
     const { database } = target.config;
@@ -107,7 +138,8 @@ async function createDatabase(target, log) {
       try {
         await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
       } catch (error) {
-        if (error.code !== "42P04") throw error; // 42P04: already exists
+        // 42P04: already exists
+        if (/** @type {{ code?: string }} */ (error).code !== "42P04") throw error;
       }
     });
     return database;
@@ -117,6 +149,10 @@ async function createDatabase(target, log) {
   return path.basename(target.dir);
 }
 
+/**
+ * @param {DatabaseTarget} target
+ * @param {Log} log
+ */
 async function dropDatabase(target, log) {
   if (target.kind === "postgres") {
     const { database } = target.config;
@@ -178,7 +214,7 @@ export async function runOneShot(command, datasource, log) {
     // schema_engine::logger, fields.error_code + fields.message.
     log(
       "ERROR",
-      error.message,
+      error instanceof Error ? error.message : String(error),
       error instanceof UserFacingError ? { error_code: error.code } : {},
       "schema_engine::logger",
     );

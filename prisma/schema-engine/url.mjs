@@ -1,3 +1,4 @@
+// @ts-check
 // Database URL handling shared by the schema-engine stand-in (bin.mjs) and
 // prisma.config.ts.
 //
@@ -27,11 +28,18 @@ import { fileURLToPath, pathToFileURL } from "node:url";
  *         | { kind: "embedded", dir: string }} DatabaseTarget
  */
 
-/** Replaces the password of a URL with `****` so it can go into error messages. */
+/**
+ * Replaces the password of a URL with `****` so it can go into error messages.
+ * @param {unknown} url
+ */
 export function redactUrl(url) {
   return String(url).replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:)[^@/?#]*@/i, "$1****@");
 }
 
+/**
+ * @param {unknown} url
+ * @param {string} [reason]
+ */
 function invalid(url, reason) {
   return new Error(
     `DATABASE_URL is not a valid postgresql:// URL: ${redactUrl(url) || "(empty)"}${reason ? ` (${reason})` : ""}. ` +
@@ -39,6 +47,11 @@ function invalid(url, reason) {
   );
 }
 
+/**
+ * @param {string} component
+ * @param {string} url
+ * @param {string} what
+ */
 function decode(component, url, what) {
   try {
     return decodeURIComponent(component);
