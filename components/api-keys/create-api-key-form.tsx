@@ -1,37 +1,30 @@
 "use client";
-import { useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Button, ErrorText, Field, Input } from "@/components/ui/primitives";
-import { fieldError, useAction } from "@/components/ui/use-action";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { createApiKeyAction } from "@/lib/actions/create-api-key";
-import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/auth/roles";
+import { API_KEY_SCOPES } from "@/lib/auth/roles";
 import { createApiKeySchema } from "@/lib/schemas/api-key";
 
+// Inputs carry their defaults too, so the server-rendered page shows them before hydration.
+const DEFAULT_SCOPE = "ingest";
+
 export function CreateApiKeyForm() {
-  const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<ApiKeyScope[]>(["ingest"]);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
-  const create = useAction(createApiKeyAction, { onSuccess: () => setName("") });
-  const error = (field: string) => clientErrors[field] ?? fieldError(create.error, field);
+  const {
+    form,
+    mutation: create,
+    submit,
+    error,
+    formFailure,
+  } = useActionForm(createApiKeySchema, createApiKeyAction, {
+    defaultValues: { name: "", scopes: [DEFAULT_SCOPE] },
+    onSuccess: (_, f) => f.setValue("name", ""),
+  });
 
   return (
-    <form
-      className="space-y-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const parsed = createApiKeySchema.safeParse({ name, scopes });
-        if (!parsed.success) {
-          setClientErrors(
-            Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])),
-          );
-          return;
-        }
-        setClientErrors({});
-        create.mutate({ name, scopes });
-      }}
-    >
+    <form className="space-y-3" onSubmit={submit}>
       <Field label="Name" error={error("name")} hint="What will use it, e.g. claude-code-laptop.">
-        <Input name="name" value={name} onChange={(e) => setName(e.target.value)} />
+        <Input {...form.register("name")} />
       </Field>
       <fieldset className="space-y-1">
         <legend className="text-sm font-medium text-slate-700">Scopes</legend>
@@ -39,10 +32,9 @@ export function CreateApiKeyForm() {
           <label key={scope} className="flex items-center gap-2 text-sm">
             <input
               type="checkbox"
-              checked={scopes.includes(scope)}
-              onChange={(e) =>
-                setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))
-              }
+              value={scope}
+              defaultChecked={scope === DEFAULT_SCOPE}
+              {...form.register("scopes")}
             />
             {scope}
           </label>
@@ -56,9 +48,7 @@ export function CreateApiKeyForm() {
       <Button type="submit" disabled={create.isPending}>
         {create.isPending ? "Creating…" : "Create key"}
       </Button>
-      {create.isError && !create.error.error.details ? (
-        <ErrorText>{create.error.message}</ErrorText>
-      ) : null}
+      {formFailure ? <ErrorText>{formFailure.message}</ErrorText> : null}
       {create.data ? (
         <div role="status" className="space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
           <p>Copy this key now: it is not stored and will not be shown again.</p>

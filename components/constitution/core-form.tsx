@@ -5,7 +5,7 @@ import type { CoreDraft } from "./core-draft";
 import { issueText } from "./issues";
 import { PrincipleList } from "./principle-list";
 import { CoreView } from "./read-only-views";
-import { TextArea } from "./text-area";
+import { TextArea } from "@/components/ui/text-area";
 
 /** The form view of `core.yaml` (as text when read-only); `issues` are the engine's, for that file. */
 export function CoreForm({ draft, issues, readOnly, onChange }: { draft: CoreDraft; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (draft: CoreDraft) => void }) {

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge, cx, Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
-import type { EvalRun } from "@/lib/db/constitution-evals";
+import type { EvalRun } from "@/lib/schemas/constitution-rows";
 import { formatValue, METRIC_LABELS, METRIC_NAMES } from "./eval-metrics";
 
 /** One version with its eval run, as `evalHistory` gives it. */

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/ui/primitives";
-import type { VersionMeta } from "@/lib/db/constitution";
+import type { VersionMeta } from "@/lib/schemas/constitution-rows";
 import { VersionSummary } from "./version-summary";
 
 /** The header of a constitution file's editor page: title, a crumb back to the constitution, History, and the version edited. */

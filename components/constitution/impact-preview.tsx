@@ -4,27 +4,27 @@ import { useState } from "react";
 import { Button, ErrorText } from "@/components/ui/primitives";
 import { ActionFailure } from "@/components/ui/use-action";
 import { previewConstitutionChangeAction } from "@/lib/actions/preview-constitution-change";
+import { fieldIssuesOf } from "@/lib/actions/result";
 import type { ImpactPreview as Preview } from "@/lib/services/constitution-eval";
 import { ImpactPreviewReport } from "./impact-preview-report";
 import { IssueList } from "./issue-list";
-import { issuesFromDetails } from "./issues";
+import { locatedIssues } from "./issues";
 
 type Draft = { baseVersionId: number; path: string; text: string };
 
 function PreviewError({ failure, path }: { failure: ActionFailure; path: string }) {
-  const details = failure.error.details;
-  const issues = issuesFromDetails(details);
+  const issues = locatedIssues(failure.error);
   // An invalid draft's message repeats every issue on its own lines; the list below shows them.
   const message = failure.error.message.split("\n")[0];
-  if (issues.length) return <IssueList issues={issues} path={path} title={message ?? "The draft is invalid."} />;
-  const fields = Array.isArray(details) ? (details as { path?: unknown; message?: unknown }[]).filter((d) => typeof d?.message === "string") : [];
+  if (issues.length)
+    return <IssueList issues={issues} path={path} title={message ?? "The draft is invalid."} />;
   return (
     <ErrorText>
       {failure.error.message}
-      {fields.map((d, i) => (
+      {fieldIssuesOf(failure.error).map((d, i) => (
         <span key={i} className="block text-xs">
-          {typeof d.path === "string" && d.path ? `${d.path}: ` : ""}
-          {String(d.message)}
+          {d.path ? `${d.path}: ` : ""}
+          {d.message}
         </span>
       ))}
     </ErrorText>

@@ -1,3 +1,4 @@
+import { fieldIssuesOf, type ActionError } from "@/lib/actions/result";
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
 
 /** The reasons reported for `field` or anything inside it (`keywords` covers `keywords[2]`), joined for one input. */
@@ -12,15 +13,13 @@ export function exactIssueText(issues: readonly ConstitutionIssue[], field: stri
   return reasons.length ? [...new Set(reasons)].join("; ") : undefined;
 }
 
-/** A server action's refusal details, as constitution issues when they carry a location. */
-export function issuesFromDetails(details: unknown): ConstitutionIssue[] {
-  if (!Array.isArray(details)) return [];
-  return details.flatMap((d: unknown) => {
-    if (typeof d !== "object" || d === null) return [];
-    const { file, line, column, field, reason } = d as Record<string, unknown>;
-    if (typeof file !== "string" || typeof line !== "number" || typeof column !== "number") return [];
-    return [{ file, line, column, field: typeof field === "string" ? field : "(file)", reason: typeof reason === "string" ? reason : "is invalid" }];
-  });
+/** The field issues of a refusal that locate a constitution problem (file, line, column). */
+export function locatedIssues(error: ActionError | null | undefined): ConstitutionIssue[] {
+  return fieldIssuesOf(error).flatMap(({ file, line, column, field, reason }) =>
+    file !== undefined && line !== undefined && column !== undefined
+      ? [{ file, line, column, field: field ?? "(file)", reason: reason ?? "is invalid" }]
+      : [],
+  );
 }
 
 /** Issues from both lists, each once. */

@@ -7,7 +7,7 @@ import { OverlaySettingsFields } from "./overlay-settings-fields";
 import { OverridesEditor } from "./overrides-editor";
 import { PrincipleList } from "./principle-list";
 import { OverlayView } from "./read-only-views";
-import { TextArea } from "./text-area";
+import { TextArea } from "@/components/ui/text-area";
 
 /** The form view of an overlay (as text when read-only); `issues` are the engine's, for this overlay's file. */
 export function OverlayForm({ draft, issues, readOnly, onChange }: { draft: OverlayDraft; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (draft: OverlayDraft) => void }) {

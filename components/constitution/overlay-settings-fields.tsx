@@ -3,7 +3,7 @@ import { Field, Input } from "@/components/ui/primitives";
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
 import { issueText } from "./issues";
 import type { OverlaySettingsDraft } from "./overlay-draft";
-import { TextArea } from "./text-area";
+import { TextArea } from "@/components/ui/text-area";
 
 /** The overlay's handling settings: sensitivity, exclusion, and the guidance texts. */
 export function OverlaySettingsFields({ settings, issues, onChange }: { settings: OverlaySettingsDraft; issues: readonly ConstitutionIssue[]; onChange: (s: OverlaySettingsDraft) => void }) {

@@ -3,7 +3,7 @@ import { Button, Field, Input, Options, Select } from "@/components/ui/primitive
 import { LEVELS, PRIORITY_MAX, PRIORITY_MIN, type ConstitutionIssue } from "@/lib/constitution/schema";
 import { issueText } from "./issues";
 import type { PrincipleDraft } from "./principle-draft";
-import { TextArea } from "./text-area";
+import { TextArea } from "@/components/ui/text-area";
 
 /** Tall enough to show every example line, up to a limit. */
 const rowsFor = (text: string) => Math.min(Math.max(text.split("\n").length + 1, 3), 10);

@@ -1,17 +1,12 @@
 "use client";
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Button, ErrorText, Field, Input } from "@/components/ui/primitives";
-import { fieldError, useAction } from "@/components/ui/use-action";
-import type { ActionResult } from "@/lib/actions/result";
+import { useAction } from "@/components/ui/use-action";
+import { putFieldIssues, useSchemaForm } from "@/components/ui/use-action-form";
+import { conflictVersionOf, fieldMessage, type ActionResult } from "@/lib/actions/result";
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
 import { saveFileSchema, type SaveFileInput } from "@/lib/schemas/constitution";
-import { issuesFromDetails } from "./issues";
-
-/** The version a conflict names as current (lib/db/constitution's ConflictError details), if it names one. */
-function currentVersionOf(details: unknown): number | null {
-  const id = typeof details === "object" && details !== null ? (details as { currentVersionId?: unknown }).currentVersionId : undefined;
-  return typeof id === "number" && Number.isInteger(id) ? id : null;
-}
+import { locatedIssues } from "./issues";
 
 /** Saves one file's text on top of a base version: a server action bound to its file. */
 export type SaveFile = (input: SaveFileInput) => Promise<ActionResult<{ versionId: number }>>;
@@ -48,36 +43,30 @@ export function SaveFilePanel({
   onRefused: (text: string, issues: ConstitutionIssue[]) => void;
   onConflict: (currentVersionId: number) => void;
 }) {
-  const [message, setMessage] = useState("");
-  const [messageError, setMessageError] = useState<string | undefined>();
+  const form = useSchemaForm(saveFileSchema, { text, baseVersionId, message: "" });
   const action = useAction(save);
   // A refusal is about the attempt's base; once the editor moved to another base it no longer applies.
-  const failure = action.variables?.baseVersionId === baseVersionId ? action.error?.error : undefined;
-  const conflictWith = failure?.code === "conflict" ? currentVersionOf(failure.details) : null;
-  const located = failure ? issuesFromDetails(failure.details) : [];
+  const failure =
+    action.variables?.baseVersionId === baseVersionId ? action.error?.error : undefined;
+  const conflictWith = conflictVersionOf(failure);
+  const located = locatedIssues(failure);
+  // The text's own problems (its size) are shown at the editor, which blocks Save for them.
+  const messageError = form.formState.errors.message?.message;
 
-  const submit = () => {
-    const input = { text, baseVersionId, message };
-    const parsed = saveFileSchema.safeParse(input);
-    if (!parsed.success) {
-      // The text's own problems (its size) are shown at the editor, which blocks Save for them.
-      const aboutMessage = parsed.error.issues.filter((i) => i.path[0] === "message");
-      setMessageError(aboutMessage.length ? aboutMessage.map((i) => i.message).join(" ") : undefined);
-      return;
-    }
-    setMessageError(undefined);
+  const submit = form.handleSubmit((input) =>
     action.mutate(input, {
       onSuccess: (data) => {
-        setMessage("");
-        onSaved(data.versionId, text);
+        form.setValue("message", "");
+        onSaved(data.versionId, input.text);
       },
       onError: (error) => {
-        const current = error.error.code === "conflict" ? currentVersionOf(error.error.details) : null;
+        putFieldIssues(form, error.error);
+        const current = conflictVersionOf(error.error);
         if (current !== null) onConflict(current);
-        else onRefused(text, issuesFromDetails(error.error.details));
+        else onRefused(input.text, locatedIssues(error.error));
       },
-    });
-  };
+    }),
+  );
 
   return (
     <form
@@ -85,12 +74,14 @@ export function SaveFilePanel({
       noValidate
       className="space-y-3"
       onSubmit={(e) => {
-        e.preventDefault();
-        submit();
+        // The text and its base are the editor's, not this form's: read them as they are now.
+        form.setValue("text", text);
+        form.setValue("baseVersionId", baseVersionId);
+        void submit(e);
       }}
     >
-      <Field label="Commit message" hint="Say what changed and why; it is shown in the history." error={messageError ?? fieldError(action.error, "message")}>
-        <Input value={message} onChange={(e) => setMessage(e.target.value)} />
+      <Field label="Commit message" hint="Say what changed and why; it is shown in the history." error={messageError}>
+        <Input {...form.register("message")} />
       </Field>
       {preview}
       <div className="flex items-center gap-3">
@@ -104,7 +95,7 @@ export function SaveFilePanel({
           Saved as version {action.data.versionId}.
         </p>
       ) : null}
-      {conflictWith !== null ? (
+      {failure?.code === "conflict" && conflictWith !== null ? (
         <ErrorText>{failure?.message} Or re-apply your draft on top of version {conflictWith}: its change is shown above.</ErrorText>
       ) : failure?.code === "conflict" ? (
         <ErrorText>
@@ -117,7 +108,7 @@ export function SaveFilePanel({
         <ErrorText>
           The server refused the {noun} ({located.length} {located.length === 1 ? "problem" : "problems"}, listed above); nothing was saved.
         </ErrorText>
-      ) : failure && !fieldError(action.error, "message") ? (
+      ) : failure && !fieldMessage(failure, "message") ? (
         <ErrorText>{failure.message}</ErrorText>
       ) : null}
     </form>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge, Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
-import type { VersionMeta } from "@/lib/db/constitution";
+import type { VersionMeta } from "@/lib/schemas/constitution-rows";
 import { RollbackButton } from "./rollback-button";
 
 /** Versions newest first; approvers get a rollback button on every version but the current one. */

@@ -2,13 +2,14 @@
 import Link from "next/link";
 import { useState } from "react";
 import type { z } from "zod";
-import { TextArea } from "@/components/constitution/text-area";
+import { TextArea } from "@/components/ui/text-area";
 import { Button, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { applyExtractionAction } from "@/lib/actions/apply-extraction";
 import { RATINGS } from "@/lib/playbook/schema";
 import { applyExtractionSchema } from "@/lib/schemas/playbook";
-import { ActionError, issueLines } from "./action-error";
+import { ActionError } from "@/components/ui/action-error";
+import { issueLines } from "@/lib/errors";
 import { extractionFromForm, type EvaluationRow, type Rating } from "./extraction-draft";
 import { plural } from "./format";
 

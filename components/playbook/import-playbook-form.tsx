@@ -1,10 +1,10 @@
 "use client";
 import { useState } from "react";
+import { ActionError } from "@/components/ui/action-error";
 import { Button, Field, Input } from "@/components/ui/primitives";
-import { useAction } from "@/components/ui/use-action";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { importPlaybookAction } from "@/lib/actions/import-playbook";
 import { importPlaybookSchema } from "@/lib/schemas/playbook";
-import { ActionError } from "./action-error";
 
 /**
  * Imports a playbook.json read in the browser. Legacy entries (bare strings, dicts
@@ -13,18 +13,18 @@ import { ActionError } from "./action-error";
  */
 export function ImportPlaybookForm() {
   const [file, setFile] = useState<File | null>(null);
-  const [clientError, setClientError] = useState<string | undefined>();
-  const importer = useAction(importPlaybookAction);
+  const {
+    form,
+    mutation: importer,
+    submit,
+    error,
+    formFailure,
+  } = useActionForm(importPlaybookSchema, importPlaybookAction, { defaultValues: { text: "" } });
 
-  async function submit() {
+  async function read() {
     importer.reset();
-    const parsed = importPlaybookSchema.safeParse({ text: file ? await file.text() : "" });
-    if (!parsed.success) {
-      setClientError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setClientError(undefined);
-    importer.mutate(parsed.data);
+    form.setValue("text", file ? await file.text() : "");
+    await submit();
   }
 
   return (
@@ -34,13 +34,13 @@ export function ImportPlaybookForm() {
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault();
-        void submit();
+        void read();
       }}
     >
       <Field
         label="playbook.json"
         hint="Any legacy format; names already in the playbook are updated."
-        error={clientError}
+        error={error("text")}
       >
         <Input
           name="file"
@@ -52,7 +52,7 @@ export function ImportPlaybookForm() {
       <Button type="submit" disabled={importer.isPending}>
         {importer.isPending ? "Importing…" : "Import"}
       </Button>
-      <ActionError failure={importer.error} />
+      <ActionError failure={formFailure} />
       {importer.data ? (
         <div
           role="status"

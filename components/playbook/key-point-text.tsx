@@ -1,11 +1,11 @@
 "use client";
 import { useState } from "react";
-import { TextArea } from "@/components/constitution/text-area";
+import { ActionError } from "@/components/ui/action-error";
 import { Button } from "@/components/ui/primitives";
-import { useAction } from "@/components/ui/use-action";
+import { TextArea } from "@/components/ui/text-area";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { editKeyPointAction } from "@/lib/actions/edit-key-point";
 import { editKeyPointSchema } from "@/lib/schemas/playbook";
-import { ActionError } from "./action-error";
 
 /** A key point's text; editors can change it in place (its name and counts stay). */
 export function KeyPointText({
@@ -17,69 +17,66 @@ export function KeyPointText({
   text: string;
   canEdit: boolean;
 }) {
-  const [draft, setDraft] = useState<string | null>(null);
-  const [clientError, setClientError] = useState<string | null>(null);
-  const edit = useAction(editKeyPointAction, { onSuccess: () => setDraft(null) });
+  const [editing, setEditing] = useState(false);
 
-  if (draft === null) {
-    return (
-      <div className="flex items-start gap-2">
-        <p className="whitespace-pre-wrap break-words" data-testid="key-point-text">
-          {text}
-        </p>
-        {canEdit ? (
-          <Button
-            variant="ghost"
-            className="shrink-0 px-2 py-0.5 text-xs"
-            aria-label={`Edit ${name}`}
-            onClick={() => {
-              edit.reset();
-              setDraft(text);
-            }}
-          >
-            Edit
-          </Button>
-        ) : null}
-      </div>
-    );
-  }
+  if (editing) return <KeyPointEditForm name={name} text={text} onDone={() => setEditing(false)} />;
   return (
-    <form
-      aria-label={`Edit ${name}`}
-      noValidate
-      className="space-y-2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        // The schema the server action uses, so the form and the server agree.
-        const parsed = editKeyPointSchema.safeParse({ name, text: draft });
-        if (!parsed.success) {
-          setClientError(parsed.error.issues[0]?.message ?? "Check the text.");
-          return;
-        }
-        setClientError(null);
-        edit.mutate(parsed.data);
-      }}
-    >
-      <TextArea
-        aria-label={`Text of ${name}`}
-        rows={3}
-        value={draft}
-        onChange={(e) => setDraft(e.target.value)}
-      />
-      {clientError ? (
+    <div className="flex items-start gap-2">
+      <p className="whitespace-pre-wrap break-words" data-testid="key-point-text">
+        {text}
+      </p>
+      {canEdit ? (
+        <Button
+          variant="ghost"
+          className="shrink-0 px-2 py-0.5 text-xs"
+          aria-label={`Edit ${name}`}
+          onClick={() => setEditing(true)}
+        >
+          Edit
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+function KeyPointEditForm({
+  name,
+  text,
+  onDone,
+}: {
+  name: string;
+  text: string;
+  onDone: () => void;
+}) {
+  const {
+    form,
+    mutation: edit,
+    submit,
+    error,
+    formFailure,
+  } = useActionForm(editKeyPointSchema, editKeyPointAction, {
+    defaultValues: { name, text },
+    onSuccess: onDone,
+  });
+  const problem = error("text") ?? error("name");
+
+  return (
+    <form aria-label={`Edit ${name}`} noValidate className="space-y-2" onSubmit={submit}>
+      <TextArea aria-label={`Text of ${name}`} rows={3} {...form.register("text")} />
+      {problem ? (
         <p role="alert" className="text-xs text-red-600">
-          {clientError}
+          {problem}
         </p>
       ) : null}
       <div className="flex gap-2">
         <Button type="submit" disabled={edit.isPending}>
           {edit.isPending ? "Saving…" : "Save"}
         </Button>
-        <Button variant="ghost" onClick={() => setDraft(null)}>
+        <Button variant="ghost" onClick={onDone}>
           Cancel
         </Button>
       </div>
-      <ActionError failure={edit.error} />
+      <ActionError failure={formFailure} />
     </form>
   );
 }

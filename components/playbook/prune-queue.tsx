@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { ActionError } from "./action-error";
+import { ActionError } from "@/components/ui/action-error";
 import { ProposalItem } from "./proposal-item";
 import type { ProposalView } from "./types";
 import { approveQuestion, rejectQuestion, usePruneDecisions } from "./use-prune-decisions";

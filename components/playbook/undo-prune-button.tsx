@@ -2,7 +2,7 @@
 import { Button } from "@/components/ui/primitives";
 import { useAction } from "@/components/ui/use-action";
 import { undoPruneAction } from "@/lib/actions/undo-prune";
-import { ActionError } from "./action-error";
+import { ActionError } from "@/components/ui/action-error";
 
 /** Restores a pruned key point with its counts and history. */
 export function UndoPruneButton({ name }: { name: string }) {

@@ -1,8 +1,8 @@
 "use client";
-import { useEffect, useRef, useState } from "react";
-import { TextArea } from "@/components/constitution/text-area";
+import { useEffect, useRef } from "react";
+import { TextArea } from "@/components/ui/text-area";
 import { Button, Card, ErrorText, Field, Input, Options, Select } from "@/components/ui/primitives";
-import { fieldError, useAction } from "@/components/ui/use-action";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { retrieveAction } from "@/lib/actions/retrieve";
 import { retrieveSchema } from "@/lib/schemas/constitution";
 import { DetectedDomains } from "./detected-domains";
@@ -21,12 +21,13 @@ export function RetrievalPlayground({
   domains: string[];
   initialPrompt?: string;
 }) {
-  const [prompt, setPrompt] = useState(initialPrompt);
-  const [topK, setTopK] = useState("");
-  const [domain, setDomain] = useState("");
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
-  const run = useAction(retrieveAction);
-  const error = (field: string) => clientErrors[field] ?? fieldError(run.error, field);
+  const {
+    form,
+    mutation: run,
+    submit,
+    error,
+    formFailure,
+  } = useActionForm(retrieveSchema, retrieveAction, { defaultValues: { prompt: initialPrompt } });
   const { mutate } = run;
   // Effects run twice in development's strict mode; the prompt from the address is run once.
   const ranInitial = useRef(false);
@@ -39,34 +40,13 @@ export function RetrievalPlayground({
   return (
     <div className="space-y-6">
       <Card>
-        <form
-          aria-label="Retrieve principles"
-          noValidate
-          className="space-y-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const input = {
-              prompt,
-              topK: topK.trim() ? Number(topK) : undefined,
-              domain: domain || undefined,
-            };
-            const parsed = retrieveSchema.safeParse(input);
-            if (!parsed.success) {
-              setClientErrors(
-                Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])),
-              );
-              return;
-            }
-            setClientErrors({});
-            run.mutate(input);
-          }}
-        >
+        <form aria-label="Retrieve principles" noValidate className="space-y-3" onSubmit={submit}>
           <Field label="Prompt" error={error("prompt")}>
             <TextArea
               rows={4}
-              value={prompt}
-              onChange={(e) => setPrompt(e.target.value)}
               placeholder="I have had severe headaches for three days"
+              defaultValue={initialPrompt}
+              {...form.register("prompt")}
             />
           </Field>
           <div className="flex flex-wrap items-end gap-3">
@@ -75,13 +55,17 @@ export function RetrievalPlayground({
                 type="number"
                 min={1}
                 max={100}
-                value={topK}
-                onChange={(e) => setTopK(e.target.value)}
                 className="block w-28"
+                {...form.register("topK", {
+                  setValueAs: (v: string) => (v.trim() ? Number(v) : undefined),
+                })}
               />
             </Field>
             <Field label="Domain" hint="Or let Charter detect it." error={error("domain")}>
-              <Select value={domain} onChange={(e) => setDomain(e.target.value)} className="block">
+              <Select
+                className="block"
+                {...form.register("domain", { setValueAs: (v: string) => v || undefined })}
+              >
                 <option value="">Detect automatically</option>
                 <Options values={domains} />
               </Select>
@@ -90,9 +74,7 @@ export function RetrievalPlayground({
               {run.isPending ? "Retrieving…" : "Retrieve"}
             </Button>
           </div>
-          {run.isError && !run.error.error.details ? (
-            <ErrorText>{run.error.message}</ErrorText>
-          ) : null}
+          {formFailure ? <ErrorText>{formFailure.message}</ErrorText> : null}
         </form>
       </Card>
       {run.data ? (

@@ -28,10 +28,3 @@ export function useAction<I, T>(
     },
   });
 }
-
-/** The message for one field from an action failure's details, if any. */
-export function fieldError(failure: ActionFailure | null, field: string): string | undefined {
-  const details = failure?.error.details;
-  if (!Array.isArray(details)) return undefined;
-  return (details as { path: string; message: string }[]).find((d) => d.path === field)?.message;
-}

@@ -1,70 +1,38 @@
 "use client";
-import { useState } from "react";
 import { Button, ErrorText, Field, Input, Options, Select } from "@/components/ui/primitives";
-import { fieldError, useAction } from "@/components/ui/use-action";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { inviteUserAction } from "@/lib/actions/invite-user";
-import { ROLES, type Role } from "@/lib/auth/roles";
+import { ROLES } from "@/lib/auth/roles";
 import { inviteUserSchema } from "@/lib/schemas/user";
 import { SignInLink } from "./sign-in-link";
 
+const EMPTY = { email: "", name: "", role: "viewer" } as const;
+
 export function InviteUserForm() {
-  const [form, setForm] = useState({ email: "", name: "", role: "viewer" as Role });
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
-  const invite = useAction(inviteUserAction, {
-    onSuccess: () => setForm({ email: "", name: "", role: "viewer" }),
-  });
-  const error = (field: string) => clientErrors[field] ?? fieldError(invite.error, field);
+  const { form, mutation, submit, error, formFailure } = useActionForm(
+    inviteUserSchema,
+    inviteUserAction,
+    { defaultValues: EMPTY, onSuccess: (_, f) => f.reset(EMPTY) },
+  );
 
   return (
-    <form
-      aria-label="Invite someone"
-      noValidate
-      className="space-y-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        // The same schema the server action uses, so the form and the server agree.
-        const parsed = inviteUserSchema.safeParse(form);
-        if (!parsed.success) {
-          setClientErrors(
-            Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])),
-          );
-          return;
-        }
-        setClientErrors({});
-        invite.mutate(form);
-      }}
-    >
+    <form aria-label="Invite someone" noValidate className="space-y-3" onSubmit={submit}>
       <Field label="E-mail" error={error("email")}>
-        <Input
-          name="email"
-          type="email"
-          value={form.email}
-          onChange={(e) => setForm({ ...form, email: e.target.value })}
-        />
+        <Input type="email" {...form.register("email")} />
       </Field>
       <Field label="Name" error={error("name")}>
-        <Input
-          name="name"
-          value={form.name}
-          onChange={(e) => setForm({ ...form, name: e.target.value })}
-        />
+        <Input {...form.register("name")} />
       </Field>
       <Field label="Role" error={error("role")}>
-        <Select
-          name="role"
-          value={form.role}
-          onChange={(e) => setForm({ ...form, role: e.target.value as Role })}
-        >
+        <Select defaultValue={EMPTY.role} {...form.register("role")}>
           <Options values={ROLES} />
         </Select>
       </Field>
-      <Button type="submit" disabled={invite.isPending}>
-        {invite.isPending ? "Inviting…" : "Invite"}
+      <Button type="submit" disabled={mutation.isPending}>
+        {mutation.isPending ? "Inviting…" : "Invite"}
       </Button>
-      {invite.isError && !invite.error.error.details ? (
-        <ErrorText>{invite.error.message}</ErrorText>
-      ) : null}
-      {invite.data ? <SignInLink email={invite.data.email} link={invite.data.link} /> : null}
+      {formFailure ? <ErrorText>{formFailure.message}</ErrorText> : null}
+      {mutation.data ? <SignInLink email={mutation.data.email} link={mutation.data.link} /> : null}
     </form>
   );
 }

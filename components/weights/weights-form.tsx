@@ -1,8 +1,8 @@
 "use client";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useWatch } from "react-hook-form";
 import { Button, ErrorText, Field, Input } from "@/components/ui/primitives";
-import { fieldError, useAction } from "@/components/ui/use-action";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { formatWeighted } from "@/lib/format";
 import { saveWeightsAction } from "@/lib/actions/save-weights";
 import {
@@ -15,14 +15,6 @@ import {
 import { saveWeightsSchema } from "@/lib/schemas/turns";
 import { RECOMPUTE_QUERY_KEY, RecomputeProgress, type RecomputeJob } from "./recompute-progress";
 
-type Draft = Record<Principle, string>;
-
-function toNumbers(draft: Draft): Record<Principle, number> {
-  return Object.fromEntries(
-    PRINCIPLES.map((p) => [p, draft[p].trim() === "" ? Number.NaN : Number(draft[p])]),
-  ) as Record<Principle, number>;
-}
-
 /** A new weight set, one weight per principle; saving queues a recompute of every stored total, shown as it runs. */
 export function WeightsForm({
   current,
@@ -31,46 +23,35 @@ export function WeightsForm({
   current: Record<string, number>;
   latestJob: RecomputeJob | null;
 }) {
-  const [draft, setDraft] = useState<Draft>(
-    () => Object.fromEntries(PRINCIPLES.map((p) => [p, String(current[p] ?? 1)])) as Draft,
-  );
-  const [message, setMessage] = useState("");
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const queryClient = useQueryClient();
-  const save = useAction(saveWeightsAction, {
-    onSuccess: () => {
-      setMessage("");
+  const {
+    form,
+    mutation: save,
+    submit,
+    error,
+    formFailure,
+  } = useActionForm(saveWeightsSchema, saveWeightsAction, {
+    defaultValues: {
+      weights: Object.fromEntries(PRINCIPLES.map((p) => [p, current[p] ?? 1])) as Record<
+        Principle,
+        number
+      >,
+      message: "",
+    },
+    onSuccess: (_, f) => {
+      f.setValue("message", "");
       void queryClient.invalidateQueries({ queryKey: RECOMPUTE_QUERY_KEY });
     },
   });
-  const error = (field: string) => clientErrors[field] ?? fieldError(save.error, field);
-  const weights = toNumbers(draft);
+  // Empty or unreadable inputs are NaN (valueAsNumber); the schema says so on submit.
+  const weights = useWatch({ control: form.control, name: "weights" }) as Record<Principle, number>;
   const valid = PRINCIPLES.every((p) => Number.isFinite(weights[p]));
   const jobId =
     save.data?.jobId ??
     (latestJob && ["queued", "running"].includes(latestJob.status) ? latestJob.id : undefined);
 
   return (
-    <form
-      aria-label="Weights"
-      noValidate
-      className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        // The schema the server action uses, so the form and the server agree.
-        const parsed = saveWeightsSchema.safeParse({ weights, message });
-        if (!parsed.success) {
-          setClientErrors(
-            Object.fromEntries(
-              parsed.error.issues.map((i) => [i.path.map(String).join("."), i.message]),
-            ),
-          );
-          return;
-        }
-        setClientErrors({});
-        save.mutate(parsed.data);
-      }}
-    >
+    <form aria-label="Weights" noValidate className="space-y-4" onSubmit={submit}>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {PRINCIPLES.map((p) => (
           <Field
@@ -81,14 +62,13 @@ export function WeightsForm({
           >
             <Input
               aria-label={`Weight of ${p}`}
-              name={p}
               type="number"
               inputMode="decimal"
               min={0}
               max={100}
               step={0.1}
-              value={draft[p]}
-              onChange={(e) => setDraft({ ...draft, [p]: e.target.value })}
+              defaultValue={current[p] ?? 1}
+              {...form.register(`weights.${p}`, { valueAsNumber: true })}
             />
           </Field>
         ))}
@@ -105,19 +85,22 @@ export function WeightsForm({
         hint="Why the weights change; kept in the history and the audit log."
         error={error("message")}
       >
-        <Input name="message" value={message} onChange={(e) => setMessage(e.target.value)} />
+        <Input {...form.register("message")} />
       </Field>
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={save.isPending}>
           {save.isPending ? "Saving…" : "Save weights"}
         </Button>
-        <Button variant="ghost" onClick={() => setDraft({ ...DEFAULT_WEIGHTS_DRAFT })}>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            for (const p of PRINCIPLES) form.setValue(`weights.${p}`, DEFAULT_WEIGHTS[p]);
+          }}
+        >
           Reset to seed defaults
         </Button>
       </div>
-      {save.isError && !Array.isArray(save.error.error.details) ? (
-        <ErrorText>{save.error.message}</ErrorText>
-      ) : null}
+      {formFailure ? <ErrorText>{formFailure.message}</ErrorText> : null}
       {save.data ? (
         <p role="status" className="text-sm text-emerald-800">
           Saved as weight set {save.data.weightSetId}. Stored totals are being recomputed.
@@ -127,7 +110,3 @@ export function WeightsForm({
     </form>
   );
 }
-
-const DEFAULT_WEIGHTS_DRAFT = Object.fromEntries(
-  PRINCIPLES.map((p) => [p, String(DEFAULT_WEIGHTS[p])]),
-) as Draft;

@@ -1,12 +1,11 @@
 import { ErrorText } from "@/components/ui/primitives";
 import type { ActionFailure } from "@/components/ui/use-action";
+import { fieldIssuesOf } from "@/lib/actions/result";
 
 /** An action's refusal with its per-field details, when the server sent any. */
 export function ActionError({ failure }: { failure: ActionFailure | null }) {
   if (!failure) return null;
-  const details = Array.isArray(failure.error.details)
-    ? (failure.error.details as { path: string; message: string }[])
-    : [];
+  const details = fieldIssuesOf(failure.error);
   return (
     <ErrorText>
       {failure.message}
@@ -21,11 +20,4 @@ export function ActionError({ failure }: { failure: ActionFailure | null }) {
       ) : null}
     </ErrorText>
   );
-}
-
-/** Zod issues as "path: message" lines, for errors found before anything is sent. */
-export function issueLines(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
-): string[] {
-  return issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
 }
