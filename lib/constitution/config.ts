@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The store's settings, like seed 001's ConstitutionStoreConfig: every field has a
+ * The store's settings, like the constitution-store spec's ConstitutionStoreConfig: every field has a
  * default, so `{}` is a whole config. Unknown fields are rejected.
  */
 export const constitutionStoreConfigSchema = z.strictObject({

@@ -12,7 +12,7 @@ const LEVEL_RANK: Record<Level, number> = { hard: 0, soft: 1 };
 type Comparable = Pick<Principle, "id" | "level" | "priority" | "domain"> & Partial<Pick<Principle, "examples_allow" | "examples_deny" | "keywords" | "rule">>;
 
 /**
- * Seed 001's precedence: hard before soft, then higher priority, then the more
+ * The constitution-store spec's precedence: hard before soft, then higher priority, then the more
  * specific (specificity below), then id ascending for determinism. Negative when `a` prevails.
  */
 export function comparePrecedence(a: Comparable, b: Comparable): number {
@@ -40,7 +40,7 @@ export function specificity(p: Comparable): number {
   return (p.domain === null ? 0 : 10_000) + deny * 500 + allow * 300 + (p.keywords?.length ?? 0) * 200 + Math.min(ruleLength * 10, 2_000);
 }
 
-/** The principle that prevails when `a` and `b` conflict (seed 001, Conflict Resolution). */
+/** The principle that prevails when `a` and `b` conflict (docs/spec/constitution-store.md, Conflict Resolution). */
 export function resolveConflict<T extends Comparable>(a: T, b: T): T {
   return comparePrecedence(a, b) <= 0 ? a : b;
 }

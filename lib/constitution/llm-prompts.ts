@@ -3,7 +3,7 @@ import type { ChatMessage } from "./llm-port";
 import type { Overlay, Principle } from "./schema";
 
 /**
- * The prompts of the two LLM stages (seed 001) and the shapes their replies must
+ * The prompts of the two LLM stages (docs/spec/constitution-store.md) and the shapes their replies must
  * have. Building a prompt is pure; lib/llm sends it.
  */
 
@@ -52,7 +52,7 @@ export function readPrefilterReply(reply: z.infer<typeof prefilterReplySchema>, 
   return out.slice(0, max);
 }
 
-/** A domain agent's messages. Principles are shown by id, level, title and rule; their keywords are metadata and are not sent (seed 001). */
+/** A domain agent's messages. Principles are shown by id, level, title and rule; their keywords are metadata and are not sent (docs/spec/constitution-store.md). */
 export function agentMessages(prompt: string, domain: string, principles: readonly Pick<Principle, "id" | "level" | "title" | "rule">[], enhanced: boolean): ChatMessage[] {
   const answer = enhanced
     ? 'Answer with a JSON object only: {"principles": [{"id": "<id from the list>", "confidence": <0..1>}]}'

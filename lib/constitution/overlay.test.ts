@@ -43,7 +43,7 @@ const small: Constitution = {
 
 const ids = (principles: readonly { id: string }[]) => principles.map((p) => p.id);
 
-describe("getConstitution under the medical overlay (seed 001)", () => {
+describe("getConstitution under the medical overlay (docs/spec/constitution-store.md)", () => {
   const resolved = getConstitution(shipped, MEDICAL);
   const byId = new Map(resolved.map((p) => [p.id, p]));
 

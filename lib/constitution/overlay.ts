@@ -35,7 +35,7 @@ function definedAt(overlay: Overlay, id: string): string {
 }
 
 /**
- * The principles in force under the given domains (seed 001, get_constitution): core
+ * The principles in force under the given domains (docs/spec/constitution-store.md, get_constitution): core
  * principles plus each active overlay's additional principles, with the overlays'
  * priority overrides applied (the highest override wins when two active overlays
  * override one principle), in precedence order. A domain with no overlay adds nothing

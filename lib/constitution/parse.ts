@@ -189,7 +189,7 @@ function readYaml(file: ConstitutionFile, checkText: boolean): { src: Located; v
 /**
  * Parses a constitution from its files, purely. Yields the whole constitution or
  * every problem found, each located as `file:line:column: field: reason`; never a
- * partial constitution (seed 001: fail fast, no partial constitution). Input limits
+ * partial constitution (docs/spec/constitution-store.md: fail fast, no partial constitution). Input limits
  * come first: files over the size limits (limits.ts) are refused before anything is
  * parsed, and forbidden characters (text-limits.ts) are issues like any other.
  */

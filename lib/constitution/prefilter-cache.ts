@@ -1,4 +1,4 @@
-/** Orchestration events the prefilter cache emits (seed 001). */
+/** Orchestration events the prefilter cache emits (docs/spec/constitution-store.md). */
 export const CACHE_EVENTS = {
   hit: "DOMAIN_PREFILTER_CACHE_HIT",
   miss: "DOMAIN_PREFILTER_CACHE_MISS",
@@ -11,7 +11,7 @@ export type RequestContext = { runId?: string; requestId?: string };
 
 /**
  * The keyword map's canonical fingerprint: sorted domains, each with its sorted,
- * de-duplicated, lower-cased keywords (seed 001), hashed (FNV-1a 64). Identical maps
+ * de-duplicated, lower-cased keywords (docs/spec/constitution-store.md), hashed (FNV-1a 64). Identical maps
  * in any key or keyword order give the same fingerprint.
  */
 export function keywordFingerprint(map: Readonly<Record<string, readonly string[]>>): string {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The constitution's shapes (seed 001, Constitution Store): Principle, Overlay and
+ * The constitution's shapes (docs/spec/constitution-store.md, Constitution Store): Principle, Overlay and
  * Constitution. Unknown fields are rejected everywhere, as the seed's
  * `extra="forbid"` models do. Browser forms and the server share these schemas.
  */
@@ -10,7 +10,7 @@ export const LEVELS = ["hard", "soft"] as const;
 export const levelSchema = z.enum(LEVELS);
 export type Level = z.infer<typeof levelSchema>;
 
-/** Seed 001: priorities run 1-100, higher is more important. */
+/** docs/spec/constitution-store.md: priorities run 1-100, higher is more important. */
 export const PRIORITY_MIN = 1;
 export const PRIORITY_MAX = 100;
 

@@ -85,7 +85,7 @@ export function principlesContext(version: number, principles: readonly Pick<Res
 /**
  * The candidates to inject: the `topK` most relevant, then, while their lines exceed
  * `budgetChars`, the least relevant soft principle is dropped; a chosen hard principle
- * is never dropped for the budget. Returned in precedence order (seed 001).
+ * is never dropped for the budget. Returned in precedence order (docs/spec/constitution-store.md).
  */
 export function choose(candidates: readonly Candidate[], options: { topK: number; budgetChars: number }): { chosen: Candidate[]; dropped_for_budget: string[] } {
   const byRelevance = [...candidates].sort((a, b) => b.relevance - a.relevance || a.principle.id.localeCompare(b.principle.id)).slice(0, options.topK);

@@ -50,7 +50,7 @@ const CORE_AGENT = "core";
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
 /**
- * The constitution store (seed 001's ConstitutionStore as a facade): overlay
+ * The constitution store (the constitution-store spec's ConstitutionStore as a facade): overlay
  * application, domain detection and principle retrieval over one constitution.
  * The lexical path always runs (it is the prefilter's first stage and the
  * fallback); with `use_llm_matching` and an LlmPort, a prefilter call picks the
@@ -83,7 +83,7 @@ export class ConstitutionStore {
   }
 
   /**
-   * The principles in force under the given domains, in precedence order (seed 001's
+   * The principles in force under the given domains, in precedence order (the constitution-store spec's
    * get_constitution): a domain with no overlay falls back to core; two domains that
    * define one id differently throw ConflictingDefinitionError (overlay.ts).
    */
@@ -95,13 +95,13 @@ export class ConstitutionStore {
     return this.config.use_llm_matching && this.deps.llm !== undefined;
   }
 
-  /** The domains a prompt belongs to, best first (seed 001's detect_relevant_domains). */
+  /** The domains a prompt belongs to, best first (the constitution-store spec's detect_relevant_domains). */
   async detectRelevantDomains(prompt: string, ctx: RequestContext = {}): Promise<DetectedDomain[]> {
     return (await this.retrieve(prompt, { ...ctx, domainsOnly: true })).domains;
   }
 
   /**
-   * The principles relevant to a prompt, in precedence order (seed 001's get_relevant_principles).
+   * The principles relevant to a prompt, in precedence order (the constitution-store spec's get_relevant_principles).
    * `domain` (one, or several) skips detection: a domain with no overlay falls back to core
    * with a warning in the debug info, and chosen domains that define one id differently
    * throw ConflictingDefinitionError. Detected domains never throw: see resolveConstitution.
@@ -110,7 +110,7 @@ export class ConstitutionStore {
     return this.retrieve(prompt, options);
   }
 
-  /** The debug info of the latest retrieval (seed 001's get_debug_info). */
+  /** The debug info of the latest retrieval (the constitution-store spec's get_debug_info). */
   getDebugInfo(): DebugInfo | null {
     return this.lastDebug;
   }

@@ -1,6 +1,6 @@
 import type { UserFeedback } from "./schema";
 
-/** Seed 003's FEEDBACK_PATTERNS; explicit positive is checked before explicit negative. */
+/** The credit-assignment spec's FEEDBACK_PATTERNS; explicit positive is checked before explicit negative. */
 export const FEEDBACK_PATTERNS = {
   explicit_positive: [
     /\b(thanks|thank you|perfect|great|awesome|works|excellent|nice|good job)\b/i,
@@ -12,7 +12,7 @@ export const FEEDBACK_PATTERNS = {
   ],
 } as const;
 
-/** Seed 003's thresholds and the feedback each rule gives. */
+/** The credit-assignment spec's thresholds and the feedback each rule gives. */
 export const RETRY_OVERLAP = 0.6;
 export const CONTINUATION_OVERLAP = 0.2;
 export const FEEDBACK_RESULTS = {
@@ -32,7 +32,7 @@ function keywords(text: string): Set<string> {
   );
 }
 
-/** Seed 003's keyword overlap: Jaccard over lower-case words longer than 3 characters, split on non-word characters. */
+/** The credit-assignment spec's keyword overlap: Jaccard over lower-case words longer than 3 characters, split on non-word characters. */
 export function computeKeywordOverlap(a: string, b: string): number {
   const wordsA = keywords(a);
   const wordsB = keywords(b);
@@ -43,7 +43,7 @@ export function computeKeywordOverlap(a: string, b: string): number {
 }
 
 /**
- * What a prompt says about the agent's previous work (seed 003, analyzeUserFeedback):
+ * What a prompt says about the agent's previous work (docs/spec/credit-assignment.md, analyzeUserFeedback):
  * explicit praise, explicit complaint, a retry of the previous request (overlap
  * above 0.6), a continuation to something new after tools ran (overlap below 0.2),
  * or neutral.

@@ -171,7 +171,7 @@ describe("sessionStateSchema errors name the field", () => {
   });
 });
 
-describe("sessionStateSchema reads what seed 003's code reads", () => {
+describe("sessionStateSchema reads what the credit-assignment spec's code reads", () => {
   it("a call without succeeded, or with null, parses and keeps it absent", () => {
     const state = sessionStateSchema.parse({
       sessionId: "s",
@@ -192,7 +192,7 @@ describe("sessionStateSchema reads what seed 003's code reads", () => {
     }).toolCalls;
     expect([c!.timestamp, c!.prompt_index]).toEqual(["", 0]);
   });
-  it("null active_principles is read as absent (seed 003: `tc.active_principles || principleIds`)", () => {
+  it("null active_principles is read as absent (credit-assignment spec: `tc.active_principles || principleIds`)", () => {
     expect(
       sessionStateSchema.parse({
         sessionId: "s",

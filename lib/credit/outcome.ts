@@ -6,11 +6,11 @@ import type {
   SessionState,
 } from "./schema";
 
-/** Seed 003 counts errors with this pattern, which differs from the tool-success rule: both are kept as specified. */
+/** The credit-assignment spec counts errors with this pattern, which differs from the tool-success rule: both are kept as specified. */
 export const ERROR_COUNT_PATTERN = /error|failed/i;
-/** Seed 003's edit tools for outcome signals. */
+/** The credit-assignment spec's edit tools for outcome signals. */
 export const EDIT_TOOLS = ["Edit", "Write", "NotebookEdit"] as const;
-/** Seed 003's outcome weights and thresholds. */
+/** The credit-assignment spec's outcome weights and thresholds. */
 export const OUTCOME_WEIGHTS = {
   tool_success: 0.25,
   user_sentiment: 0.35,
@@ -20,14 +20,14 @@ export const OUTCOME_WEIGHTS = {
 export const OUTCOME_THRESHOLDS = { success: 0.65, failure: 0.35 } as const;
 export const EDIT_VALUES = { made: 0.8, none: 0.3 } as const;
 export const ERROR_PENALTY = 0.2;
-/** Seed 003's credit blends: outcome with a principle's tool success, then with user sentiment. */
+/** The credit-assignment spec's credit blends: outcome with a principle's tool success, then with user sentiment. */
 export const CREDIT_BLEND = { outcome: 0.6, tools: 0.4, credit: 0.7, sentiment: 0.3 } as const;
 
 const text = (value: unknown) =>
   typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** Seed 003's computeOutcomeSignals. */
+/** The credit-assignment spec's computeOutcomeSignals. */
 export function computeOutcomeSignals(state: SessionState): OutcomeSignals {
   const calls = state.toolCalls;
   const edits = calls.filter((c) => (EDIT_TOOLS as readonly string[]).includes(c.tool));
@@ -65,7 +65,7 @@ export function outcomeParts(signals: OutcomeSignals) {
   };
 }
 
-/** Seed 003's inferEnrichedOutcome: the weighted score and its status (success >= 0.65, failure <= 0.35). */
+/** The credit-assignment spec's inferEnrichedOutcome: the weighted score and its status (success >= 0.65, failure <= 0.35). */
 export function inferEnrichedOutcome(state: SessionState): EnrichedOutcome {
   const signals = computeOutcomeSignals(state);
   const score = Object.values(outcomeParts(signals)).reduce((a, b) => a + b, 0);
@@ -79,7 +79,7 @@ export function inferEnrichedOutcome(state: SessionState): EnrichedOutcome {
 }
 
 /**
- * Seed 003's calculatePrincipleCredits: each injected principle starts from the
+ * The credit-assignment spec's calculatePrincipleCredits: each injected principle starts from the
  * outcome score, blends in the success of the tool calls it was active for (0.6/0.4;
  * a call with no active_principles counts for every injected principle), then the
  * user's sentiment (0.7/0.3), clamped to 0..1, with the reasoning.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Seed 003 (Principle Success Criteria): the session state the credit engine reads,
+ * docs/spec/credit-assignment.md (Principle Success Criteria): the session state the credit engine reads,
  * and what it produces. Keys are snake_case or camelCase exactly as the seed has them.
  */
 export const FEEDBACK_TYPES = [
@@ -31,7 +31,7 @@ export const userFeedbackSchema = z.object({
 export type UserFeedback = z.infer<typeof userFeedbackSchema>;
 
 /**
- * One tool call of a session. `succeeded` absent or null counts as success (seed 003:
+ * One tool call of a session. `succeeded` absent or null counts as success (docs/spec/credit-assignment.md:
  * `tc.succeeded !== false`); a call with no tool name counts, as no edit. The fields
  * credit does not read (timestamp, prompt_index) take their default when malformed.
  */
@@ -63,7 +63,7 @@ export const sessionToolCallSchema = z.object(
 );
 export type SessionToolCall = z.output<typeof sessionToolCallSchema>;
 
-/** Seed 003's SessionState. */
+/** The credit-assignment spec's SessionState. */
 export const sessionStateSchema = z.object({
   sessionId: z.string({ error: "must be a string" }).min(1, "must not be empty"),
   startTime: z.string().default(""),

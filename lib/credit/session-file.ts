@@ -23,7 +23,7 @@ export const UNREAD_SESSION_FIELDS = [
   "exploratoryPrinciples",
   "contextTags",
 ] as const;
-/** Every field a tool call ever had: seed 003's, and TraceLogger's `duration_ms` and `error`. */
+/** Every field a tool call ever had: the credit-assignment spec's, and TraceLogger's `duration_ms` and `error`. */
 export const TOOL_CALL_FIELDS = [
   "tool",
   "input",
@@ -59,7 +59,7 @@ function readToolCall(raw: unknown, index: number, warnings: string[]): unknown 
     call.error !== false
   )
     call.succeeded = false;
-  // Before 5958999 `input` was typed unknown; seed 003 reads only input?.file_path and input?.path.
+  // Before 5958999 `input` was typed unknown; the credit-assignment spec reads only input?.file_path and input?.path.
   if (!isRecord(call.input)) call.input = {};
   if (typeof call.tool !== "string" || call.tool === "") {
     warnings.push(
@@ -76,7 +76,7 @@ function readToolCall(raw: unknown, index: number, warnings: string[]): unknown 
 }
 
 /**
- * Reads an evolver-harness session file in any of its shapes, or seed 003's
+ * Reads an evolver-harness session file in any of its shapes, or the credit-assignment spec's
  * SessionState, as the hooks would have read it: missing lists are empty (null
  * too), a tool call without `succeeded` succeeded, TraceLogger's older names are
  * mapped (`id` for `sessionId`, a numeric `startTime`, `error` on a failed call).

@@ -1,10 +1,10 @@
-/** Seed 003's failure pattern for a tool's output. */
+/** The credit-assignment spec's failure pattern for a tool's output. */
 export const TOOL_FAILURE_PATTERN = /error|failed|exception|denied/i;
-/** Seed 003's Bash rule: a non-zero exit code 1-9 in the output means failure. */
+/** The credit-assignment spec's Bash rule: a non-zero exit code 1-9 in the output means failure. */
 export const BASH_EXIT_FAILURE_PATTERN = /exit code: [1-9]/i;
 
 /**
- * Whether a tool call succeeded (seed 003, determineToolSuccess): an output that
+ * Whether a tool call succeeded (docs/spec/credit-assignment.md, determineToolSuccess): an output that
  * mentions error, failed, exception or denied failed; for Bash, so does an exit
  * code 1-9.
  */

@@ -26,7 +26,7 @@ function readCount(value: unknown, where: string, warnings: string[]): number {
   return fixed;
 }
 
-/** A legacy `score` (seed 004's Format 3): a whole number as is; a numeric string or a fraction made one, with a warning. */
+/** A legacy `score` (the playbook spec's Format 3): a whole number as is; a numeric string or a fraction made one, with a warning. */
 function readScore(value: unknown, where: string, warnings: string[]): number {
   if (typeof value === "number" && Number.isInteger(value)) return value;
   const n =
@@ -74,7 +74,7 @@ function counters(
 }
 
 /**
- * Seed 004's load_playbook on a file's text (null when there is no file), as the ACE
+ * The playbook spec's load_playbook on a file's text (null when there is no file), as the ACE
  * fork does it: the three legacy formats (bare string, dict without counters, dict
  * with `score`) become canonical entries (`helpful = max(score, 0)`,
  * `harmful = max(-score, 0)`, `score` dropped); names and every other field of an

@@ -13,7 +13,7 @@ export function formatKeypointName(n: bigint | number): string {
 }
 
 /**
- * Seed 004's generate_keypoint_name as the ACE fork has it: the highest `kpt_` number
+ * The playbook spec's generate_keypoint_name as the ACE fork has it: the highest `kpt_` number
  * among the names seen, plus one (`kpt_001` when there is none). Never the lowest free
  * number, so a name removed from the file is not handed to a new point while a higher
  * one remains; names that are not `kpt_NNN` are ignored.

@@ -1,10 +1,10 @@
 import { formatKeypointName, highestKptNumber } from "./names";
 import type { ExtractionResult, Playbook, PlaybookEntry } from "./schema";
 
-/** Seed 004's pruning floor: a key point needs at least this many harmful ratings to be pruned (INV-SCORE-003). */
+/** The playbook spec's pruning floor: a key point needs at least this many harmful ratings to be pruned (INV-SCORE-003). */
 export const PRUNE_HARMFUL_FLOOR = 3;
 
-/** Seed 004's prune rule: `harmful >= 3 and harmful > helpful`. */
+/** The playbook spec's prune rule: `harmful >= 3 and harmful > helpful`. */
 export function shouldPrune(entry: Pick<PlaybookEntry, "helpful" | "harmful">): boolean {
   return entry.harmful >= PRUNE_HARMFUL_FLOOR && entry.harmful > entry.helpful;
 }
@@ -36,7 +36,7 @@ export function quoteText(text: string, max = 60): string {
 }
 
 /**
- * Seed 004's update_playbook_data as the ACE fork does it: new key points with zero
+ * The playbook spec's update_playbook_data as the ACE fork does it: new key points with zero
  * counters, named highest `kpt_` number + 1 (never a lower free number; Charter also
  * remembers a pruned highest name in `kpt_high_water`, so it is never given again); a new text
  * equal to an existing one (or one added earlier in the call) is skipped; helpful and
@@ -111,7 +111,7 @@ export function updatePlaybookData(
   };
 }
 
-/** Seed 004's formatted output: `[name] helpful=N harmful=N :: text`, one per line. */
+/** The playbook spec's formatted output: `[name] helpful=N harmful=N :: text`, one per line. */
 export function formatPlaybook(
   entries: readonly Pick<PlaybookEntry, "name" | "text" | "helpful" | "harmful">[],
 ): string {

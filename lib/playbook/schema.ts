@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Seed 004 (Data Contract: Scoring Module): PlaybookEntry, Playbook, ExtractionResult
+ * docs/spec/playbook.md (Data Contract: Scoring Module): PlaybookEntry, Playbook, ExtractionResult
  * and Evaluation.
  */
 export const PLAYBOOK_VERSION = "1.0";
@@ -46,7 +46,7 @@ export type Playbook = z.infer<typeof playbookSchema>;
 export type Evaluation = { name: string; rating: string };
 
 /**
- * The reflector's output (seed 004's ExtractionResult) as Charter applies it: new
+ * The reflector's output (the playbook spec's ExtractionResult) as Charter applies it: new
  * texts and ratings, and the warnings from reading it (malformed items skipped).
  */
 export type ExtractionResult = {
@@ -55,7 +55,7 @@ export type ExtractionResult = {
   warnings?: readonly string[];
 };
 
-/** The empty playbook (seed 004): returned when the file is missing or corrupt. */
+/** The empty playbook (docs/spec/playbook.md): returned when the file is missing or corrupt. */
 export function emptyPlaybook(): Playbook {
   return { version: PLAYBOOK_VERSION, last_updated: null, key_points: [] };
 }

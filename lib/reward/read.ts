@@ -33,7 +33,7 @@ const SCORED: readonly string[] = SCORED_TURN_FIELDS;
 const UNSCORED: readonly string[] = UNSCORED_TURN_FIELDS;
 
 /**
- * Reads a TurnResult the way kgents' reward reads its dataclass (seed 000): a missing
+ * Reads a TurnResult the way kgents' reward reads its dataclass (docs/spec/turn-score.md): a missing
  * or null turn is no turn; kgents' own unscored fields (user_corrected, signals,
  * stopping_suggestion) are accepted whatever they hold; any other field is ignored
  * with a warning naming it; every entry of `tools` counts, named or not. A field the

@@ -13,20 +13,20 @@ import {
 export const DECIMALS = 4;
 export const round = (n: number): number => Math.round(n * 10 ** DECIMALS) / 10 ** DECIMALS;
 
-/** Seed 000's rule constants. */
+/** The turn-score spec's rule constants. */
 export const ETHICAL_SCORES = { noMutations: 1.0, acknowledged: 0.9, unacknowledged: 0.5 } as const;
 export const COMPOSABLE_RULE = { freeTools: 5, penaltyPerTool: 0.1, floor: 0.5 } as const;
 export const JOY_RULE = { goodLength: 20, empty: 0.3, base: 0.5 } as const;
 /** Charter's GENERATIVE rule: full marks below 90% context use, falling linearly to 0.5 at 100%. */
 export const GENERATIVE_RULE = { threshold: 0.9, atFull: 0.5 } as const;
 
-/** ETHICAL (seed 000): 1.0 without mutations; 0.9 when mutations are acknowledged (tools passed); 0.5 when not. */
+/** ETHICAL (docs/spec/turn-score.md): 1.0 without mutations; 0.9 when mutations are acknowledged (tools passed); 0.5 when not. */
 export function ethicalScore(hasMutations: boolean, toolsPassed: boolean): number {
   if (!hasMutations) return ETHICAL_SCORES.noMutations;
   return toolsPassed ? ETHICAL_SCORES.acknowledged : ETHICAL_SCORES.unacknowledged;
 }
 
-/** COMPOSABLE (seed 000): 1.0 for 0-5 tools, then 1.0 - (n-5) x 0.1, bottoming at 0.5. */
+/** COMPOSABLE (docs/spec/turn-score.md): 1.0 for 0-5 tools, then 1.0 - (n-5) x 0.1, bottoming at 0.5. */
 export function composableScore(toolCount: number): number {
   if (toolCount <= COMPOSABLE_RULE.freeTools) return 1;
   return round(
@@ -37,7 +37,7 @@ export function composableScore(toolCount: number): number {
   );
 }
 
-/** JOY_INDUCING (seed 000): 1.0 at 20+ characters, 0.5 + (len/20) x 0.5 for 1-19, 0.3 when empty. */
+/** JOY_INDUCING (docs/spec/turn-score.md): 1.0 at 20+ characters, 0.5 + (len/20) x 0.5 for 1-19, 0.3 when empty. */
 export function joyScore(response: string): number {
   const length = [...response].length;
   if (length >= JOY_RULE.goodLength) return 1;
@@ -45,7 +45,7 @@ export function joyScore(response: string): number {
   return round(JOY_RULE.base + (length / JOY_RULE.goodLength) * JOY_RULE.base);
 }
 
-/** GENERATIVE (Charter's rule, which seed 000 left for later): 1.0 below 0.9 utilization or when unknown; linear to 0.5 at 1.0. */
+/** GENERATIVE (Charter's rule, which the turn-score spec left for later): 1.0 below 0.9 utilization or when unknown; linear to 0.5 at 1.0. */
 export function generativeScore(contextUtilization: number | null | undefined): number {
   if (
     contextUtilization === undefined ||
@@ -65,7 +65,7 @@ export class ScoreDictError extends Error {
   }
 }
 
-/** The seven principle scores of one turn (seed 000's PrincipleScore). */
+/** The seven principle scores of one turn (the turn-score spec's PrincipleScore). */
 export class PrincipleScore {
   readonly scores: Readonly<ScoreDict>;
 
@@ -97,7 +97,7 @@ export class PrincipleScore {
     return this.scores.generative;
   }
 
-  /** Sum of score x weight; a principle missing from `weights` weighs 1.0 (seed 000: default weights give 8.7 for a perfect turn). */
+  /** Sum of score x weight; a principle missing from `weights` weighs 1.0 (docs/spec/turn-score.md: default weights give 8.7 for a perfect turn). */
   weightedTotal(weights: Weights = DEFAULT_WEIGHTS): number {
     return round(PRINCIPLES.reduce((sum, p) => sum + this.scores[p] * (weights[p] ?? 1), 0));
   }
@@ -154,7 +154,7 @@ export function readScoreDict(data: unknown): { score: PrincipleScore; ignored_k
 }
 
 /**
- * A turn's score with the reasoning that explains it (seed 000's ChatMark reasoning),
+ * A turn's score with the reasoning that explains it (the turn-score spec's ChatMark reasoning),
  * the turn's fields the score did not read, and warnings about what looked wrong.
  */
 export type RewardResult = {
@@ -168,7 +168,7 @@ export type RewardResult = {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
- * Scores a turn against the seven principles with seed 000's rules exactly, plus
+ * Scores a turn against the seven principles with the turn-score spec's rules exactly, plus
  * Charter's GENERATIVE rule. The turn is read by `readTurnResult`: no turn (missing
  * or null) scores every principle 1.0, has_mutations included, as kgents'
  * `_apply_chat_rules` returns early. `overrides` (0..1) replace a principle's score,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Seed 000 (Constitutional Reward): the seven principles a turn is scored on, the
+ * docs/spec/turn-score.md (Constitutional Reward): the seven principles a turn is scored on, the
  * turn's shape, and a score. Keys are snake_case as in the seed's to_dict.
  */
 export const PRINCIPLES = [
@@ -16,7 +16,7 @@ export const PRINCIPLES = [
 export const principleSchema = z.enum(PRINCIPLES);
 export type Principle = z.infer<typeof principleSchema>;
 
-/** The question each principle asks (seed 000). */
+/** The question each principle asks (docs/spec/turn-score.md). */
 export const PRINCIPLE_QUESTIONS: Record<Principle, string> = {
   tasteful: "Does this serve a clear purpose?",
   curated: "Is this intentional?",
@@ -27,7 +27,7 @@ export const PRINCIPLE_QUESTIONS: Record<Principle, string> = {
   generative: "Is this compressive?",
 };
 
-/** Seed 000's default weights (sum 8.7): safety first, architecture second. */
+/** The turn-score spec's default weights (sum 8.7): safety first, architecture second. */
 export const DEFAULT_WEIGHTS: Readonly<Record<Principle, number>> = {
   ethical: 2.0,
   composable: 1.5,
@@ -70,7 +70,7 @@ export const SCORED_TURN_FIELDS = [
   "context_utilization",
 ] as const;
 
-/** A weight set: any subset of principles; a missing principle weighs 1.0 (seed 000). */
+/** A weight set: any subset of principles; a missing principle weighs 1.0 (docs/spec/turn-score.md). */
 export const weightsSchema = z.partialRecord(
   principleSchema,
   z
