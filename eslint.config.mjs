@@ -51,6 +51,24 @@ const ENGINE_FORBIDDEN = [
   },
 ];
 
+/** The database client and driver: only lib/db touches them; everything else goes through a repository. */
+const DATABASE_CLIENT = [
+  {
+    group: ["@/lib/db/client", "**/db/client"],
+    message: "Only lib/db touches the database client: read and write through a lib/db repository.",
+  },
+  {
+    group: ["@/lib/db/generated", "@/lib/db/generated/**", "**/db/generated/**"],
+    message:
+      "Prisma's generated client and types stay in lib/db: use a repository and its row types.",
+  },
+  {
+    group: ["@prisma/client", "@prisma/client/*"],
+    message: "Only lib/db touches Prisma: read and write through a lib/db repository.",
+  },
+  { group: ["pg", "pg/*"], message: "Only lib/db talks to PostgreSQL: use a lib/db repository." },
+];
+
 const config = [
   {
     ignores: [
@@ -77,6 +95,48 @@ const config = [
       ],
       "@typescript-eslint/ban-ts-comment": "error",
       "@next/next/no-img-element": "off",
+    },
+  },
+  {
+    // lib/db is the only code that touches the database client. The exceptions, each for a reason:
+    files: ["**/*.ts", "**/*.tsx", "**/*.mts", "**/*.mjs"],
+    ignores: [
+      // The database layer itself.
+      "lib/db/**",
+      // Better Auth's Prisma adapter is handed the process's client (it runs its own queries).
+      "lib/auth/auth.ts",
+      // checkDatabase reads the migration state over pg, before any repository may be used.
+      "cli/runtime.ts",
+      // Tests set up and inspect rows directly, and point the process at their own database.
+      "**/*.db.test.ts",
+      "test/**",
+      // Benchmarks seed and measure the database itself.
+      "bench/**",
+      // The end-to-end setup creates and migrates its database.
+      "e2e/**",
+      // Read by the Prisma CLI; the schema engine adapters are Prisma's own tooling.
+      "prisma.config.ts",
+      "prisma/**",
+    ],
+    rules: { "no-restricted-imports": ["error", { patterns: DATABASE_CLIENT }] },
+  },
+  {
+    // The UI never reaches into lib/db: the row and view types it needs come from lib/schemas.
+    files: ["components/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...DATABASE_CLIENT,
+            {
+              group: ["@/lib/db", "@/lib/db/*", "**/lib/db/*"],
+              message:
+                "Components do not import lib/db: take row and view types from lib/schemas (e.g. lib/schemas/session-rows.ts).",
+            },
+          ],
+        },
+      ],
     },
   },
   {

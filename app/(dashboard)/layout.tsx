@@ -6,7 +6,7 @@ import { SignOutButton } from "@/components/shell/sign-out-button";
 import { Badge } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { roleAtLeast } from "@/lib/auth/roles";
-import { dbKind } from "@/lib/db/client";
+import { health } from "@/lib/db/health";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requirePage("viewer");
@@ -19,8 +19,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           Charter
         </Link>
         <div className="flex items-center gap-3 text-sm text-slate-600">
-          <Badge tone={dbKind() === "embedded" ? "amber" : "green"}>
-            {dbKind() === "embedded" ? "embedded database" : "PostgreSQL"}
+          <Badge tone={health.kind() === "embedded" ? "amber" : "green"}>
+            {health.kind() === "embedded" ? "embedded database" : "PostgreSQL"}
           </Badge>
           <span data-testid="current-user">{user.email}</span>
           <Badge tone="indigo">{user.role}</Badge>

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/primitives";
-import type { ChainReport } from "@/lib/db/audit";
+import type { ChainReport } from "@/lib/schemas/audit-rows";
 
 /** Whether the audit log's hash chain verifies, as the server last checked it. */
 export function ChainStatus({ report }: { report: ChainReport }) {

@@ -1,6 +1,6 @@
 import { Table, Td } from "@/components/ui/primitives";
 import { formatUnit } from "@/lib/format";
-import type { PrincipleAverage } from "@/lib/db/stats";
+import type { PrincipleAverage } from "@/lib/schemas/stats-rows";
 import { PRINCIPLE_QUESTIONS } from "@/lib/reward";
 
 /** The principles by their average score over the last 7 days, lowest first. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { TurnFilters } from "@/lib/db/turns";
+import type { TurnFilters } from "@/lib/schemas/turn-rows";
 import { dayRange, turnFiltersSchema } from "@/lib/schemas/turns";
 
 /** The Turns table's filters as parsed from the URL (the cursor is the table's business, not the URL's). */

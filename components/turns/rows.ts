@@ -1,4 +1,4 @@
-import type { TurnListRow } from "@/lib/db/turns";
+import type { TurnListRow } from "@/lib/schemas/turn-rows";
 
 /** A row of the Turns table as `GET /api/v1/turns` sends it (dates as ISO strings). */
 export type TurnRow = Omit<TurnListRow, "scoredAt"> & { scoredAt: string };

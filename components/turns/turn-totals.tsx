@@ -1,5 +1,5 @@
 import { Time } from "@/components/ui/time";
-import type { WeightSetRow } from "@/lib/db/weights";
+import type { WeightSetRow } from "@/lib/schemas/weight-rows";
 import { formatUnit, formatWeighted } from "@/lib/format";
 
 type Totals = { weightedTotal: number; maxTotal: number; normalizedTotal: number; scoredAt: Date };

@@ -1,7 +1,7 @@
 import { Badge, Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { formatWeighted } from "@/lib/format";
-import type { WeightSetRow } from "@/lib/db/weights";
+import type { WeightSetRow } from "@/lib/schemas/weight-rows";
 import { PRINCIPLES } from "@/lib/reward";
 
 /** Every weight set, newest (in force) first. */

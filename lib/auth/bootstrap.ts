@@ -1,6 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { auditLog, SYSTEM_ACTOR, type Actor } from "@/lib/db/audit";
-import { db } from "@/lib/db/client";
+import { SYSTEM_ACTOR, type Actor } from "@/lib/db/audit";
 import { users } from "@/lib/db/users";
 import { auth, SIGN_IN_LINK_TTL_SECONDS } from "./auth";
 import { captureSignInLink } from "./links";
@@ -34,39 +32,7 @@ export async function upsertAdmin(
   name: string,
   actor: Actor = SYSTEM_ACTOR,
 ): Promise<{ id: string; created: boolean }> {
-  const normalized = email.toLowerCase();
-  return db().$transaction(async (tx) => {
-    const existing = await tx.user.findUnique({ where: { email: normalized } });
-    if (existing) {
-      if (existing.role !== "admin" || existing.banned) {
-        await tx.user.update({
-          where: { id: existing.id },
-          data: { role: "admin", banned: false },
-        });
-        await auditLog.append(tx, {
-          actor,
-          action: "user.set_role",
-          objectType: "user",
-          objectId: existing.id,
-          before: { role: existing.role, banned: existing.banned },
-          after: { role: "admin", banned: false },
-        });
-      }
-      return { id: existing.id, created: false };
-    }
-    const id = randomUUID();
-    await tx.user.create({
-      data: { id, email: normalized, name, role: "admin", emailVerified: true },
-    });
-    await auditLog.append(tx, {
-      actor,
-      action: "user.create",
-      objectType: "user",
-      objectId: id,
-      after: { email: normalized, name, role: "admin" },
-    });
-    return { id, created: true };
-  });
+  return users.upsertAdmin(email, name, actor);
 }
 
 /**
@@ -76,7 +42,7 @@ export async function upsertAdmin(
  */
 export async function firstAdminLink(email: string): Promise<string | null> {
   const admin = await ensureAdmin(email);
-  if (!admin.appointed && (await db().session.count()) > 0) return null;
+  if (!admin.appointed && (await users.anySignedIn())) return null;
   return issueSignInLink(admin.email);
 }
 
@@ -89,11 +55,7 @@ export async function ensureAdmin(
   email: string,
   actor: Actor = SYSTEM_ACTOR,
 ): Promise<{ id: string; email: string; appointed: boolean }> {
-  const first = await db().user.findFirst({
-    where: { role: "admin", banned: { not: true } },
-    orderBy: { createdAt: "asc" },
-    select: { id: true, email: true },
-  });
+  const first = await users.firstAdmin();
   if (first) return { ...first, appointed: false };
   const { id } = await upsertAdmin(email, "Admin", actor);
   return { id, email: email.toLowerCase(), appointed: true };

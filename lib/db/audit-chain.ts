@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ChainBreak, ChainBreakKind } from "@/lib/schemas/audit-rows";
 
 /**
  * The audit log's hash chain, recomputed in TypeScript. The database writes the
@@ -55,11 +56,7 @@ export function rowHash(row: Omit<ChainRow, "hash">): string {
   return createHash("sha256").update(canonicalText(row), "utf8").digest("hex");
 }
 
-export type ChainBreakKind =
-  "edited" | "missing" | "relinked" | "out_of_order" | "duplicate" | "unchained" | "rewritten";
-
-/** One place where the chain does not hold, named by the row where it shows. */
-export type ChainBreak = { seq: string | null; id: string; kind: ChainBreakKind; reason: string };
+export type { ChainBreak, ChainBreakKind };
 
 /** The last row checked, carried from one batch to the next. */
 export type ChainCursor = { seq: bigint; hash: string | null; at: string };

@@ -8,7 +8,10 @@ import {
 import type { Prisma } from "./generated/prisma/client";
 import { db } from "./client";
 
+import type { ChainReport } from "@/lib/schemas/audit-rows";
+
 export type { ChainBreak } from "./audit-chain";
+export type { ChainReport };
 
 /** Who did it: a user id (null for the system) and a readable label. */
 export type Actor = { id: string | null; label: string };
@@ -90,23 +93,6 @@ export const auditLog = {
     return rows.map((row) => ({ ...row, id: row.id.toString() }));
   },
 } as const;
-
-/** The result of walking the chain: intact, or the list of breaks, each naming its row. */
-export type ChainReport = {
-  intact: boolean;
-  /** Rows read. */
-  rows: number;
-  /** seq of the first row checked; "1" when the walk started at the chain's start. */
-  from: string | null;
-  /** seq and hash of the last row checked: record them to detect later removal of the newest rows. */
-  through: string | null;
-  headHash: string | null;
-  /** False when only the newest rows were checked (a window). */
-  complete: boolean;
-  breaks: ChainBreak[];
-  /** Breaks found beyond `maxBreaks`, counted but not listed. */
-  breaksOmitted: number;
-};
 
 const BATCH = 1000;
 

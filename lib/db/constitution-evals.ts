@@ -1,20 +1,17 @@
-import type { EvalFailure, EvalMetrics, EvalReport, ThresholdResult } from "@/lib/constitution";
+import type { EvalReport } from "@/lib/constitution";
+import {
+  evalFailuresSchema,
+  evalMetricsSchema,
+  evalPathSchema,
+  thresholdResultsSchema,
+  type EvalPath,
+  type EvalRun,
+} from "@/lib/schemas/constitution-rows";
 import { db } from "./client";
 import type { Prisma } from "./generated/prisma/client";
+import { parseColumn } from "./json-column";
 
-/** "lexical", or "hybrid:<embedding model>" (a run depends on the model). */
-export type EvalPath = "lexical" | `hybrid:${string}`;
-/** A stored eval run: the report without its per-case rows. */
-export type EvalRun = {
-  versionId: number;
-  path: EvalPath;
-  passed: boolean;
-  caseCount: number;
-  metrics: EvalMetrics;
-  thresholds: ThresholdResult[];
-  failures: EvalFailure[];
-  createdAt: Date;
-};
+export type { EvalPath, EvalRun };
 
 type Row = {
   versionId: number;
@@ -28,14 +25,19 @@ type Row = {
 };
 
 function toRun(row: Row): EvalRun {
+  const ref = (field: string) => ({
+    table: "constitution_eval_run",
+    id: `${row.versionId}/${row.path}`,
+    field,
+  });
   return {
     versionId: row.versionId,
-    path: row.path as EvalPath,
+    path: parseColumn(evalPathSchema, row.path, ref("path")),
     passed: row.passed,
     caseCount: row.caseCount,
-    metrics: row.metrics as EvalMetrics,
-    thresholds: row.thresholds as ThresholdResult[],
-    failures: row.failures as EvalFailure[],
+    metrics: parseColumn(evalMetricsSchema, row.metrics, ref("metrics")),
+    thresholds: parseColumn(thresholdResultsSchema, row.thresholds, ref("thresholds")),
+    failures: parseColumn(evalFailuresSchema, row.failures, ref("failures")),
     createdAt: row.createdAt,
   };
 }

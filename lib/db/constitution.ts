@@ -14,15 +14,10 @@ import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
 import { db } from "./client";
 import { contentHash, parseStoredVersion, StoredVersionInvalidError } from "./version-parse";
+import { constitutionFilesSchema, type VersionMeta } from "@/lib/schemas/constitution-rows";
+import { parseColumn } from "./json-column";
 
-export type VersionMeta = {
-  id: number;
-  contentHash: string;
-  authorLabel: string;
-  message: string;
-  parentId: number | null;
-  createdAt: Date;
-};
+export type { VersionMeta };
 export type Version = VersionMeta & {
   files: ConstitutionFile[];
   constitution: Constitution;
@@ -71,7 +66,11 @@ const parsed = new Map<number, Version>();
 async function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Promise<Version> {
   const hit = parsed.get(row.id);
   if (hit) return hit;
-  const files = row.files as ConstitutionFile[];
+  const files = parseColumn(constitutionFilesSchema, row.files, {
+    table: "constitution_version",
+    id: row.id,
+    field: "files",
+  });
   const version = { ...meta(row), files, ...(await parseStoredVersion(row.id, files)) };
   parsed.set(row.id, version);
   return version;

@@ -109,6 +109,61 @@ export const users = {
     return row ? { role: asRole(row.role), blocked: row.banned === true } : null;
   },
 
+  /** The first admin who can sign in, oldest first; null when there is none. */
+  async firstAdmin(): Promise<{ id: string; email: string } | null> {
+    return db().user.findFirst({
+      where: { role: "admin", banned: { not: true } },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, email: true },
+    });
+  },
+
+  /** Whether anybody holds a sign-in session (somebody has signed in since the install). */
+  async anySignedIn(): Promise<boolean> {
+    return (await db().session.count()) > 0;
+  },
+
+  /** Creates the user as an admin, or promotes an existing one (unblocking it); audited. */
+  async upsertAdmin(
+    email: string,
+    name: string,
+    actor: Actor,
+  ): Promise<{ id: string; created: boolean }> {
+    const normalized = email.toLowerCase();
+    return db().$transaction(async (tx) => {
+      const existing = await tx.user.findUnique({ where: { email: normalized } });
+      if (existing) {
+        if (existing.role !== "admin" || existing.banned) {
+          await tx.user.update({
+            where: { id: existing.id },
+            data: { role: "admin", banned: false },
+          });
+          await auditLog.append(tx, {
+            actor,
+            action: "user.set_role",
+            objectType: "user",
+            objectId: existing.id,
+            before: { role: existing.role, banned: existing.banned },
+            after: { role: "admin", banned: false },
+          });
+        }
+        return { id: existing.id, created: false };
+      }
+      const id = randomUUID();
+      await tx.user.create({
+        data: { id, email: normalized, name, role: "admin", emailVerified: true },
+      });
+      await auditLog.append(tx, {
+        actor,
+        action: "user.create",
+        objectType: "user",
+        objectId: id,
+        after: { email: normalized, name, role: "admin" },
+      });
+      return { id, created: true };
+    });
+  },
+
   async findById(id: string): Promise<UserRow | null> {
     const row = await db().user.findUnique({ where: { id } });
     return row ? toRow(row, null) : null;

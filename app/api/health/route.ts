@@ -1,5 +1,5 @@
 import { resolveCaller } from "@/lib/auth/caller";
-import { databaseHealth } from "@/lib/db/health";
+import { health as database } from "@/lib/db/health";
 import { DATABASE_RETRY_AFTER_SECONDS, UnauthorizedError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { serverReady } from "@/lib/startup";
@@ -18,7 +18,7 @@ export const GET = route("public", async ({ req }) => {
     if (!caller) throw new UnauthorizedError();
     who = { kind: caller.kind, name: caller.kind === "user" ? caller.email : caller.name };
   }
-  const health = await databaseHealth();
+  const health = await database.check();
   // Not healthy before the retrieval index is built: a prompt sent now would miss the hook's budget.
   if (health.ok && !serverReady())
     return Response.json(

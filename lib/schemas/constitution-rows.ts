@@ -1,0 +1,84 @@
+import { z } from "zod";
+import {
+  THRESHOLDS,
+  type ConstitutionFile,
+  type EvalFailure,
+  type EvalMetrics,
+  type ThresholdName,
+  type ThresholdResult,
+} from "@/lib/constitution";
+
+/** A stored constitution version without its files. */
+export type VersionMeta = {
+  id: number;
+  contentHash: string;
+  authorLabel: string;
+  message: string;
+  parentId: number | null;
+  createdAt: Date;
+};
+
+/** "lexical", or "hybrid:<embedding model>" (a run depends on the model). */
+export type EvalPath = "lexical" | `hybrid:${string}`;
+
+/** A stored eval run: the report without its per-case rows. */
+export type EvalRun = {
+  versionId: number;
+  path: EvalPath;
+  passed: boolean;
+  caseCount: number;
+  metrics: EvalMetrics;
+  thresholds: ThresholdResult[];
+  failures: EvalFailure[];
+  createdAt: Date;
+};
+
+/** constitution_version.files: the version's file set. */
+export const constitutionFilesSchema = z.array(
+  z.object({ path: z.string(), text: z.string() }),
+) satisfies z.ZodType<ConstitutionFile[]>;
+
+/** constitution_eval_run.path. */
+export const evalPathSchema = z.custom<EvalPath>(
+  (v) => typeof v === "string" && (v === "lexical" || v.startsWith("hybrid:")),
+  'must be "lexical" or "hybrid:<model>"',
+);
+
+/** constitution_eval_run.metrics. */
+export const evalMetricsSchema = z.object({
+  cases: z.number(),
+  domain_cases: z.number(),
+  domain_recall_at_1: z.number(),
+  domain_recall_at_3: z.number(),
+  principle_cases: z.number(),
+  principle_hit_rate: z.number(),
+  benign_cases: z.number(),
+  false_injection_rate: z.number(),
+  trap_cases: z.number(),
+  trap_rate: z.number(),
+  mean_principles: z.number(),
+  mean_chars: z.number(),
+  latency_ms: z.object({ p50: z.number(), p99: z.number() }),
+}) satisfies z.ZodType<EvalMetrics>;
+
+/** constitution_eval_run.thresholds. */
+export const thresholdResultsSchema = z.array(
+  z.object({
+    name: z.enum(Object.keys(THRESHOLDS) as [ThresholdName, ...ThresholdName[]]),
+    limit: z.number(),
+    direction: z.enum(["min", "max"]),
+    value: z.number(),
+    ok: z.boolean(),
+  }),
+) satisfies z.ZodType<ThresholdResult[]>;
+
+/** constitution_eval_run.failures. */
+export const evalFailuresSchema = z.array(
+  z.object({
+    kind: z.enum(["domain_miss", "principle_miss", "false_injection", "trap"]),
+    prompt: z.string(),
+    file: z.string(),
+    line: z.number(),
+    message: z.string(),
+  }),
+) satisfies z.ZodType<EvalFailure[]>;
