@@ -2,7 +2,7 @@ import { Badge, Card } from "@/components/ui/primitives";
 import { describeAuth } from "./auth";
 import { FieldTable } from "./field-table";
 import { InlineCode } from "./inline-code";
-import { JsonBlock } from "./json-block";
+import { JsonBlock } from "@/components/ui/json-block";
 import { schemaVariants, typeText, type JsonSchema } from "./schema";
 import type { MediaTypes, OpenApiDoc, Operation } from "./types";
 

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { shortId } from "@/components/turns/format";
+import { shortId } from "@/components/ui/format";
 import { Badge } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
-import { plural } from "./format";
+import { plural } from "@/components/ui/format";
 import type { EvaluationView } from "./types";
 
 const tone = (rating: string) =>

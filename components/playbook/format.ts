@@ -7,8 +7,3 @@ export const PRUNE_RULE = `harmful >= ${PRUNE_HARMFUL_FLOOR} and harmful > helpf
 export function ruleWithCounts({ helpful, harmful }: { helpful: number; harmful: number }): string {
   return `${harmful} >= ${PRUNE_HARMFUL_FLOOR} and ${harmful} > ${helpful}`;
 }
-
-/** "1 key point", "2 key points". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}

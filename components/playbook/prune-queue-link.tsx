@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { plural } from "./format";
+import { plural } from "@/components/ui/format";
 
 /** The way to the prune queue, with how many proposals wait there. */
 export function PruneQueueLink({ count }: { count: number }) {

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { shortId } from "@/components/turns/format";
+import { shortId } from "@/components/ui/format";
 import { Time } from "@/components/ui/time";
 import type { InjectedTurn } from "./types";
 

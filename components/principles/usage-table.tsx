@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { CreditBar } from "@/components/sessions/credit-bar";
-import { shortId } from "@/components/turns/format";
+import { shortId } from "@/components/ui/format";
 import { Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import type { PrincipleUsage } from "./types";

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { Badge, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { formatUnit } from "@/lib/format";
-import { lowestPrinciple, shortId } from "./format";
+import { shortId } from "@/components/ui/format";
+import { lowestPrinciple } from "./format";
 import type { TurnRow as Row } from "./rows";
 import { TotalBar } from "./total-bar";
 

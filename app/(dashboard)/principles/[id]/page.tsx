@@ -7,7 +7,7 @@ import { PrincipleTextView } from "@/components/principles/principle-text";
 import { TrustChart } from "@/components/principles/trust-chart";
 import { TrustNumbers } from "@/components/principles/trust-numbers";
 import { UsageTable } from "@/components/principles/usage-table";
-import { shortId } from "@/components/turns/format";
+import { shortId } from "@/components/ui/format";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";

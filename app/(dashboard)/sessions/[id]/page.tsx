@@ -7,7 +7,7 @@ import { PromptTimeline } from "@/components/sessions/prompt-timeline";
 import { SessionTools } from "@/components/sessions/session-tools";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { SessionHeader } from "@/components/sessions/session-header";
-import { shortId } from "@/components/turns/format";
+import { shortId } from "@/components/ui/format";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";

@@ -6,7 +6,7 @@ import { OverrideForm } from "@/components/turns/override-form";
 import { OverrideList } from "@/components/turns/override-list";
 import { ScoreChart } from "@/components/turns/score-chart";
 import { ScoreTable } from "@/components/turns/score-table";
-import { shortId } from "@/components/turns/format";
+import { shortId } from "@/components/ui/format";
 import { ToolList } from "@/components/turns/tool-list";
 import { TurnTotals } from "@/components/turns/turn-totals";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
