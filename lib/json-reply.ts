@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { ParseContract } from "@/lib/constitution/llm-port";
+import { issueLines } from "@/lib/errors";
 
 export type ParseResult<T> =
   { ok: true; value: T; contract: ParseContract } | { ok: false; contract: ParseContract };
@@ -115,10 +116,7 @@ export function parseWith<T>(text: string, schema: z.ZodType<T>): ParseResult<T>
   if (!parsed.ok) return parsed;
   const checked = schema.safeParse(parsed.value);
   if (checked.success) return { ok: true, value: checked.data, contract: parsed.contract };
-  const reason = checked.error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`)
-    .join("; ");
+  const reason = issueLines(checked.error.issues.slice(0, 3)).join("; ");
   return {
     ok: false,
     contract: {
