@@ -1,5 +1,4 @@
 import {
-  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -7,10 +6,10 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
-  type Stats,
 } from "node:fs";
 import path from "node:path";
 import { errno, errorMessage } from "./io";
+import { describeKind, exists, leadingObjectLength } from "./spool-files";
 import { takeLock, type SpoolLock } from "./spool-lock";
 
 /** `<ms since epoch, 15 digits>-<sequence, 6 digits>-<event id>.json`: lexical order is arrival order. */
@@ -42,45 +41,6 @@ export type SpoolRead =
  */
 export function unanswered<E extends { type?: unknown }>(event: E): E {
   return event.type === "UserPromptSubmit" ? { ...event, context_delivered: false } : event;
-}
-
-/** Length of the JSON object at the start of `text` (strings skipped whole), or -1 when it does not close. */
-function leadingObjectLength(text: string): number {
-  let i = text.search(/\S/);
-  if (i < 0 || text[i] !== "{") return -1;
-  let depth = 0;
-  let inString = false;
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') {
-      inString = true;
-    } else if (c === "{" || c === "[") {
-      depth++;
-    } else if ((c === "}" || c === "]") && --depth === 0) {
-      return i + 1;
-    }
-  }
-  return -1;
-}
-
-/** True when the path names anything, a dangling link included. */
-function exists(file: string): boolean {
-  try {
-    lstatSync(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function describeKind(stat: Stats): string {
-  if (stat.isDirectory()) return "a directory";
-  if (stat.isFIFO()) return "a named pipe";
-  if (stat.isSocket()) return "a socket";
-  return "not a regular file";
 }
 
 /**
