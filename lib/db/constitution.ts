@@ -1,80 +1,23 @@
 import { allPrinciples } from "@/lib/constitution/overlay";
-import {
-  formatIssue,
-  OVERLAYS_DIR,
-  parseConstitution,
-  withFile,
-  type Constitution,
-  type ConstitutionFile,
-  type ConstitutionIssue,
-  type EvalSet,
-} from "@/lib/constitution";
+import { OVERLAYS_DIR, withFile, type ConstitutionFile } from "@/lib/constitution";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
-import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { log } from "@/lib/log";
+import { SYSTEM_ACTOR, type Actor } from "./audit";
 import { db } from "./client";
-import { contentHash, parseStoredVersion, StoredVersionInvalidError } from "./version-parse";
-import { constitutionFilesSchema, type VersionMeta } from "@/lib/schemas/constitution-rows";
-import { parseColumn } from "./json-column";
+import {
+  HEAD_ID,
+  meta,
+  parsed,
+  toVersion,
+  type Version,
+  type VersionMeta,
+} from "./constitution-rows";
+import { ConstitutionInvalidError, saveVersion } from "./constitution-save";
+import { contentHash, StoredVersionInvalidError } from "./version-parse";
 
-export type { VersionMeta };
-export type Version = VersionMeta & {
-  files: ConstitutionFile[];
-  constitution: Constitution;
-  evals: EvalSet;
-};
-
-/** A constitution refused on save: `issues` locate every problem. */
-export class ConstitutionInvalidError extends ValidationError {
-  constructor(readonly issues: ConstitutionIssue[]) {
-    super(
-      `The constitution has ${issues.length} ${issues.length === 1 ? "problem" : "problems"}; nothing was saved.\n${issues.map(formatIssue).join("\n")}`,
-      issues.map((i) => ({
-        path: `${i.file}:${i.line}:${i.column}`,
-        message: `${i.field}: ${i.reason}`,
-        ...i,
-      })),
-    );
-  }
-}
-
-const HEAD_ID = 1;
-
+export type { Version, VersionMeta };
+export { ConstitutionInvalidError };
 export { contentHash, StoredVersionInvalidError };
-
-function meta(row: {
-  id: number;
-  contentHash: string;
-  authorLabel: string;
-  message: string;
-  parentId: number | null;
-  createdAt: Date;
-}): VersionMeta {
-  return {
-    id: row.id,
-    contentHash: row.contentHash,
-    authorLabel: row.authorLabel,
-    message: row.message,
-    parentId: row.parentId,
-    createdAt: row.createdAt,
-  };
-}
-
-// Parsed versions are immutable, so they are kept once parsed.
-const parsed = new Map<number, Version>();
-
-async function toVersion(row: Parameters<typeof meta>[0] & { files: unknown }): Promise<Version> {
-  const hit = parsed.get(row.id);
-  if (hit) return hit;
-  const files = parseColumn(constitutionFilesSchema, row.files, {
-    table: "constitution_version",
-    id: row.id,
-    field: "files",
-  });
-  const version = { ...meta(row), files, ...(await parseStoredVersion(row.id, files)) };
-  parsed.set(row.id, version);
-  return version;
-}
 
 /**
  * Constitution versions: immutable, content-hashed, audited. A save names the
@@ -138,86 +81,7 @@ export const constitutionVersions = {
    * Saves a whole file set as the next version; `baseVersionId` null only for the very first version.
    * `file` names the one file a change replaced, for the audit row.
    */
-  async save(
-    input: {
-      files: ConstitutionFile[];
-      baseVersionId: number | null;
-      message: string;
-      action?: string;
-      file?: string;
-    },
-    actor: Actor,
-  ): Promise<VersionMeta> {
-    const result = parseConstitution(input.files);
-    if (!result.ok) throw new ConstitutionInvalidError(result.issues);
-    const files = [...input.files].sort((a, b) => a.path.localeCompare(b.path));
-    const hash = contentHash(files);
-    return db().$transaction(async (tx) => {
-      const head = await tx.constitutionHead.findUnique({ where: { id: HEAD_ID } });
-      if ((head?.versionId ?? null) !== input.baseVersionId) {
-        throw new ConflictError(
-          head
-            ? `Version ${head.versionId} was saved after the version ${input.baseVersionId ?? "(none)"} you edited. Reload to see it, then apply your change again.`
-            : "There is no constitution yet to base a change on.",
-          { currentVersionId: head?.versionId ?? null },
-        );
-      }
-      if (head) {
-        const currentRow = await tx.constitutionVersion.findUnique({
-          where: { id: head.versionId },
-          select: { contentHash: true },
-        });
-        if (currentRow?.contentHash === hash)
-          throw new ValidationError(
-            "Nothing changed: the constitution is the same as the current version.",
-          );
-      }
-      const row = await tx.constitutionVersion.create({
-        data: {
-          contentHash: hash,
-          files,
-          authorId: actor.id,
-          authorLabel: actor.label,
-          message: input.message,
-          parentId: head?.versionId ?? null,
-        },
-      });
-      // Compare-and-set: only the save that still sees its base moves the head.
-      const moved = head
-        ? await tx.constitutionHead.updateMany({
-            where: { id: HEAD_ID, versionId: input.baseVersionId! },
-            data: { versionId: row.id },
-          })
-        : await tx.constitutionHead.createMany({
-            data: [{ id: HEAD_ID, versionId: row.id }],
-            skipDuplicates: true,
-          });
-      if (moved.count !== 1)
-        throw new ConflictError(
-          "Another save landed at the same moment. Reload and apply your change again.",
-        );
-      await auditLog.append(tx, {
-        actor,
-        action: input.action ?? "constitution.save",
-        objectType: "constitution",
-        objectId: String(row.id),
-        before: head ? { version: head.versionId } : undefined,
-        after: {
-          version: row.id,
-          content_hash: hash,
-          message: input.message,
-          ...(input.file ? { file: input.file } : {}),
-        },
-      });
-      parsed.set(row.id, {
-        ...meta(row),
-        files,
-        constitution: result.constitution,
-        evals: result.evals,
-      });
-      return meta(row);
-    });
-  },
+  save: saveVersion,
 
   /**
    * Replaces one file of the base version (`core.yaml`, `overlays/<domain>.yaml`; a `.yml`

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { asRole, type Role } from "@/lib/auth/roles";
+import { asRole, roleSchema, type Role } from "@/lib/auth/roles";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
 import type { Prisma } from "./generated/prisma/client";
+import { parseColumn } from "./json-column";
 
 export type UserRow = {
   id: string;
@@ -30,7 +31,11 @@ function toRow(
     id: user.id,
     email: user.email,
     name: user.name,
-    role: (user.role ?? "viewer") as Role,
+    // Better Auth leaves the role empty for a user it made itself: a viewer.
+    role:
+      user.role === null
+        ? "viewer"
+        : parseColumn(roleSchema, user.role, { table: "user", id: user.id, field: "role" }),
     banned: user.banned ?? false,
     createdAt: user.createdAt,
     lastSeenAt,
