@@ -57,13 +57,13 @@ export function SaveFilePanel({
     action.mutate(input, {
       onSuccess: (data) => {
         form.setValue("message", "");
-        onSaved(data.versionId, input.text);
+        onSaved(data.versionId, text);
       },
       onError: (error) => {
         putFieldIssues(form, error.error);
         const current = conflictVersionOf(error.error);
         if (current !== null) onConflict(current);
-        else onRefused(input.text, locatedIssues(error.error));
+        else onRefused(text, locatedIssues(error.error));
       },
     }),
   );

@@ -4,6 +4,7 @@ import {
   get,
   useForm,
   type DefaultValues,
+  type FieldError,
   type FieldErrors,
   type FieldValues,
   type Path,
@@ -17,7 +18,7 @@ type FormSchema = z.ZodType<FieldValues, FieldValues>;
 
 /** The message react-hook-form holds for `path` ("weights.tasteful" included), if any. */
 export function formError(errors: FieldErrors, path: string): string | undefined {
-  return (get(errors, path) as { message?: unknown } | undefined)?.message as string | undefined;
+  return (get(errors, path) as FieldError | undefined)?.message;
 }
 
 /** A react-hook-form form checked by `schema` (the one its server action validates with). */
