@@ -1,5 +1,3 @@
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
-import type { z } from "zod";
 import {
   CORE_FILE,
   coreFileSchema,
@@ -8,14 +6,16 @@ import {
   overlayInputSchema,
   type Constitution,
   type ConstitutionIssue,
-  differences,
-  laxInteger,
   type Overlay,
   type Principle,
 } from "./schema";
 import { EVAL_DIR, evalFileSchema, strictest, type EvalCase, type EvalSet, type Thresholds } from "./eval-schema";
+import { crossFileIssues, evalIssues } from "./cross-file";
+import { coerceNumbers } from "./lenient";
 import { sizeIssues, utf8Length } from "./limits";
-import { characterProblems } from "./text-limits";
+import { issueAt, offsetOf, position, readYaml, zodIssues, type Located } from "./yaml-source";
+
+export { fieldName } from "./yaml-source";
 
 /** A constitution file: its path relative to the constitution directory, and its text. */
 export type ConstitutionFile = { path: string; text: string };
@@ -38,153 +38,10 @@ export type ParseResult =
   | { ok: true; constitution: Constitution; evals: EvalSet; warnings: ConstitutionIssue[] }
   | { ok: false; issues: ConstitutionIssue[]; warnings?: ConstitutionIssue[] };
 
-type Located = { file: string; doc: Document; lines: LineCounter };
-type PathItem = string | number;
 
 const OVERLAY_PATH = new RegExp(`^${OVERLAYS_DIR}/([^/]+)\\.ya?ml$`);
 const EVAL_PATH = new RegExp(`^${EVAL_DIR}/[^/]+\\.ya?ml$`);
 
-function position(src: Located, offset: number): { line: number; column: number } {
-  const { line, col } = src.lines.linePos(offset);
-  return { line, column: col };
-}
-
-/** Formats a path like `principles[2].priority`. */
-export function fieldName(path: readonly PathItem[]): string {
-  let out = "";
-  for (const item of path) out += typeof item === "number" ? `[${item}]` : out ? `.${item}` : item;
-  return out || "(file)";
-}
-
-/** The offset of the node at `path`, or of its nearest existing ancestor; `key: true` points at a map key. */
-function offsetOf(src: Located, path: readonly PathItem[], key = false): number {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const prefix = path.slice(0, depth);
-    if (key && depth === path.length && depth > 0) {
-      const parent = src.doc.getIn(prefix.slice(0, -1), true);
-      if (isMap(parent)) {
-        const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(prefix.at(-1)));
-        if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
-      }
-      continue;
-    }
-    const node = depth === 0 ? src.doc.contents : src.doc.getIn(prefix, true);
-    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-    if (range) return range[0];
-  }
-  return 0;
-}
-
-function issueAt(src: Located, path: readonly PathItem[], reason: string, key = false): ConstitutionIssue {
-  return { file: src.file, ...position(src, offsetOf(src, path, key)), field: fieldName(path), reason };
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/**
- * Reads priorities and override values as moralstack's Pydantic models do (laxInteger):
- * "90" and 90.0 load as 90, each text with a warning, so a file written for moralstack
- * loads unchanged; what Pydantic refuses is left for the schema to refuse. An empty
- * `priority_overrides:` means none, as moralstack reads it. Changes `value` in place.
- */
-function coerceNumbers(src: Located, value: Record<string, unknown>, principlesKey: string, warnings: ConstitutionIssue[]): void {
-  const coerce = (holder: Record<string, unknown>, key: string, path: PathItem[]) => {
-    const raw = holder[key];
-    if (typeof raw !== "string") return;
-    const n = laxInteger(raw);
-    if (n === null) return;
-    holder[key] = n;
-    warnings.push(issueAt(src, path, `is the text ${JSON.stringify(raw)}: read as the number ${n}`));
-  };
-  const principles = value[principlesKey];
-  if (Array.isArray(principles)) {
-    principles.forEach((p, i) => {
-      if (!isRecord(p)) return;
-      coerce(p, "priority", [principlesKey, i, "priority"]);
-      for (const key of KEYWORD_LISTS) dropEmptyKeywords(src, p, key, [principlesKey, i, key], warnings);
-    });
-  }
-  if ("priority_overrides" in value && value.priority_overrides === null) delete value.priority_overrides;
-  const overrides = value.priority_overrides;
-  if (isRecord(overrides)) for (const id of Object.keys(overrides)) coerce(overrides, id, ["priority_overrides", id]);
-  if (principlesKey === "additional_principles") {
-    dropEmptyKeywords(src, value, "keywords", ["keywords"], warnings);
-    for (const key of ["sensitive", "excluded"]) coerceFlag(src, value, key, warnings);
-    coerceFraction(src, value, "sensitive_risk_floor", warnings);
-  }
-}
-
-const KEYWORD_LISTS = ["keywords", "keywords_block", "keywords_style"] as const;
-
-/** An empty keyword matches nothing: moralstack drops it, and so does Charter, with a warning. */
-function dropEmptyKeywords(src: Located, holder: Record<string, unknown>, key: string, path: PathItem[], warnings: ConstitutionIssue[]): void {
-  const list = holder[key];
-  if (!Array.isArray(list)) return;
-  const empty = list.flatMap((k, i) => ((typeof k === "string" && k.trim() === "") || k === null ? [i] : []));
-  if (empty.length === 0) return;
-  for (const i of empty) warnings.push(issueAt(src, [...path, i], "is an empty keyword: it matches nothing and is left out"));
-  holder[key] = list.filter((_, i) => !empty.includes(i));
-}
-
-/** Pydantic's lax booleans, as moralstack reads `sensitive` and `excluded`. */
-const LAX_TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
-const LAX_FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
-
-/** `sensitive: "yes"` or `excluded: 1` is read as Pydantic reads it, with a warning; anything else is left for the schema to refuse. */
-function coerceFlag(src: Located, holder: Record<string, unknown>, key: string, warnings: ConstitutionIssue[]): void {
-  const raw = holder[key];
-  const text = typeof raw === "string" ? raw.trim().toLowerCase() : raw === 0 || raw === 1 ? String(raw) : null;
-  if (text === null) return;
-  const flag = LAX_TRUE.has(text) ? true : LAX_FALSE.has(text) ? false : null;
-  if (flag === null) return;
-  holder[key] = flag;
-  warnings.push(issueAt(src, [key], `is ${JSON.stringify(raw)}, not true or false: read as ${flag}`));
-}
-
-/** `sensitive_risk_floor: "0.5"` is read as the number, with a warning, as Pydantic reads a float field. */
-function coerceFraction(src: Located, holder: Record<string, unknown>, key: string, warnings: ConstitutionIssue[]): void {
-  const raw = holder[key];
-  if (typeof raw !== "string" || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw.trim())) return;
-  const n = Number(raw.trim());
-  holder[key] = n;
-  warnings.push(issueAt(src, [key], `is the text ${JSON.stringify(raw)}: read as the number ${n}`));
-}
-
-function zodIssues(src: Located, error: z.ZodError): ConstitutionIssue[] {
-  return error.issues.flatMap((issue) => {
-    const path = issue.path.filter((p): p is PathItem => typeof p === "string" || typeof p === "number");
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((k) => issueAt(src, [...path, k], "is not a known field", true));
-    }
-    const missing = path.length > 0 && !src.doc.hasIn(path);
-    const reason = missing ? "is required" : issue.message;
-    return [issueAt(src, path, reason)];
-  });
-}
-
-/**
- * Reads one YAML file; YAML syntax errors and, when `checkText`, forbidden characters
- * (text-limits.ts) become issues with their positions.
- */
-function readYaml(file: ConstitutionFile, checkText: boolean): { src: Located; value: unknown; issues: ConstitutionIssue[] } {
-  const lines = new LineCounter();
-  const doc = parseDocument(file.text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
-  const src = { file: file.path, doc, lines };
-  const characters = checkText
-    ? characterProblems(file.text, doc).map(({ offset, path, reason }) => ({ file: file.path, ...position(src, offset), field: path ? fieldName(path) : "(file)", reason }))
-    : [];
-  const syntax = doc.errors.map((error) => {
-    const at = lines.linePos(error.pos[0]);
-    return { file: file.path, line: at.line, column: at.col, field: "(yaml)", reason: error.message.split("\n")[0] ?? "invalid YAML" };
-  });
-  if (characters.length || syntax.length) return { src, value: undefined, issues: [...characters, ...syntax] };
-  const value: unknown = doc.toJS();
-  if (value === null || value === undefined) return { src, value, issues: [{ file: file.path, line: 1, column: 1, field: "(file)", reason: "the file is empty" }] };
-  if (typeof value !== "object" || Array.isArray(value)) {
-    return { src, value, issues: [issueAt(src, [], "the file must be a mapping (key: value pairs), not a list or a single value")] };
-  }
-  return { src, value, issues: [] };
-}
 
 /**
  * Parses a constitution from its files, purely. Yields the whole constitution or
@@ -308,87 +165,10 @@ function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): Par
   };
 }
 
-/**
- * Duplicate ids and overrides of no principle. An id may be defined in two overlays
- * (moralstack activates one overlay at a time, so its files do that): identical
- * definitions are one principle; different ones load with a warning, each overlay
- * keeping its own, and overlay.ts decides when both are active. An id defined twice in
- * one file, or in core.yaml and an overlay, is refused: both would be in force at once.
- * An override of no principle changes nothing: a warning, as moralstack ignores it.
- */
-function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<string, Located>, checkOverrides: boolean): { issues: ConstitutionIssue[]; warnings: ConstitutionIssue[] } {
-  const issues: ConstitutionIssue[] = [];
-  const warnings: ConstitutionIssue[] = [];
-  type Place = { file: string; inCore: boolean; at: string; principle: Principle };
-  const seen = new Map<string, Place[]>();
-  const places: { file: string; path: PathItem[]; principle: Principle }[] = [
-    ...core.map((principle, i) => ({ file: CORE_FILE, path: ["principles", i, "id"], principle })),
-    ...overlays.flatMap((o) => o.additional_principles.map((principle, i) => ({ file: overlayFile(o.domain, sources), path: ["additional_principles", i, "id"], principle }))),
-  ];
-  for (const place of places) {
-    const src = sources.get(place.file)!;
-    const located = issueAt(src, place.path, "");
-    const here: Place = { file: place.file, inCore: place.file === CORE_FILE, at: `${located.file}:${located.line}:${located.column}`, principle: place.principle };
-    const earlier = seen.get(place.principle.id) ?? [];
-    seen.set(place.principle.id, [...earlier, here]);
-    const clash = earlier.find((e) => e.file === here.file || e.inCore || here.inCore);
-    if (clash) {
-      issues.push({ ...located, reason: `"${place.principle.id}" is already defined at ${clash.at}` });
-      continue;
-    }
-    const differing = earlier.find((e) => differences(e.principle, here.principle).length > 0);
-    if (differing)
-      warnings.push({
-        ...located,
-        reason: `"${place.principle.id}" is also defined at ${differing.at}, with a different ${differences(differing.principle, here.principle).join(", ")}: each overlay uses its own definition; two overlays that define it differently cannot be chosen together`,
-      });
-  }
-  for (const overlay of checkOverrides ? overlays : []) {
-    const src = sources.get(overlayFile(overlay.domain, sources))!;
-    for (const id of Object.keys(overlay.priority_overrides)) {
-      if (!seen.has(id)) warnings.push(issueAt(src, ["priority_overrides", id], `names no principle: "${id}" is not defined in ${CORE_FILE} or any overlay, so the override is ignored`, true));
-    }
-  }
-  return { issues, warnings };
-}
-
-/** Eval cases must name known domains and principles, and each prompt once. */
-function evalIssues(cases: EvalCase[], core: Principle[], overlays: Overlay[], sources: Map<string, Located>): ConstitutionIssue[] {
-  const issues: ConstitutionIssue[] = [];
-  const ids = new Set([...core, ...overlays.flatMap((o) => o.additional_principles)].map((p) => p.id));
-  const domains = new Set(overlays.map((o) => o.domain));
-  const prompts = new Map<string, string>();
-  const seenInFile = new Map<string, number>();
-  for (const c of cases) {
-    const src = sources.get(c.file)!;
-    const index = seenInFile.get(c.file) ?? 0;
-    seenInFile.set(c.file, index + 1);
-    const at = (path: PathItem[], reason: string) => issues.push(issueAt(src, ["cases", index, ...path], reason));
-    c.domains.forEach((d, i) => {
-      if (!domains.has(d)) at(["domains", i], `"${d}" is not an overlay of this constitution`);
-    });
-    c.expect.forEach((id, i) => {
-      if (!ids.has(id)) at(["expect", i], `"${id}" names no principle`);
-    });
-    c.forbid.forEach((entry, i) => {
-      const prefix = entry.endsWith("*") ? entry.slice(0, -1) : null;
-      if (prefix === null ? !ids.has(entry) : ![...ids].some((id) => id.startsWith(prefix))) at(["forbid", i], `"${entry}" names no principle`);
-    });
-    const key = c.prompt.toLowerCase();
-    const twin = prompts.get(key);
-    if (twin) at(["prompt"], `is already a case at ${twin}`);
-    else prompts.set(key, `${c.file}:${c.line}`);
-  }
-  return issues;
-}
 
 /** The label moralstack's core.yaml gives a core principle in `domain` (SOFT.FAIRNESS.1): no warning for it. */
 export const CORE_DOMAIN_LABEL = "core";
 
-function overlayFile(domain: string, sources: Map<string, Located>): string {
-  const yml = `${OVERLAYS_DIR}/${domain}.yml`;
-  return sources.has(yml) ? yml : `${OVERLAYS_DIR}/${domain}.yaml`;
-}
 
 function sortIssues(issues: ConstitutionIssue[]): ConstitutionIssue[] {
   return issues.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);

@@ -1,52 +1,19 @@
-import { parseWith } from "@/lib/json-reply";
 import type { ResolvedPrinciple } from "./conflict";
 import { storeConfig, type ConstitutionStoreConfig, type ConstitutionStoreConfigInput } from "./config";
+import { fuseDomains, fusePrinciples, type SemanticCalibration, type SemanticSimilarities } from "./hybrid";
 import { LexicalIndex, type DomainHit } from "./lexical";
-import { agentMessages, agentReplySchema, prefilterMessages, prefilterReplySchema, readAgentReply, readPrefilterReply } from "./llm-prompts";
-import { failureReason, pool, type LlmPort } from "./llm-port";
+import { failureReason, type LlmPort } from "./llm-port";
+import { llmPrefilter, runDomainAgents } from "./llm-stages";
 import { resolveConstitution } from "./overlay";
 import { PrefilterCache, type OrchestrationEvent, type RequestContext } from "./prefilter-cache";
+import type { DebugInfo, DetectedDomain, Fallback, Retrieval, RetrievedPrinciple, SemanticPort } from "./retrieval-types";
 import type { Constitution } from "./schema";
-import { choose, principleLine, scoreCandidates, type Candidate, type Why } from "./selection";
-import { fuseDomains, fusePrinciples, type SemanticCalibration, type SemanticSimilarities } from "./hybrid";
+import { choose, principleLine, scoreCandidates, type Candidate } from "./selection";
 
-export type DetectedDomain = { domain: string; confidence: number; source: "lexical" | "llm" };
-export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "rule" | "level" | "priority" | "domain" | "overlay"> & {
-  confidence: number;
-  source: "lexical" | "llm";
-  /** Why it was chosen: matched terms and phrases, and the domain that carried it. */
-  why: Why;
-  /** Characters its line takes in the injected context. */
-  chars: number;
-};
-export type Fallback = { stage: "prefilter" | "domain_agent" | "embeddings"; domain?: string; reason: string };
-
-export type DebugInfo = {
-  /** "hybrid": lexical with the semantic step; "lexical" also when the semantic step failed (see fallbacks). */
-  path: "lexical" | "hybrid" | "llm";
-  prefilter_cache_status: "hit" | "miss" | "disabled";
-  domains_considered: string[];
-  lexical_domains: DomainHit[];
-  detected_domains: DetectedDomain[];
-  timings_ms: { prefilter: number; agents: number; total: number };
-  /** Characters of the chosen principles' lines, and the soft principles dropped to stay within the budget. */
-  context: { chars: number; budget_chars: number; dropped_for_budget: string[] };
-  llm_calls: { prefilter: number; domain_agent: number };
-  fallbacks: Fallback[];
-  /** What retrieval set aside: a domain with no overlay or an excluded one, a principle's definition not used (overlay.ts). */
-  warnings: string[];
-  cache: { fingerprint: string; size: number; hits: number; misses: number; invalidations: number };
-  retrieval_openai_client_pooling: Record<string, { created: number; reused: number }>;
-};
-
-export type Retrieval = { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; debug: DebugInfo };
-
-/** The semantic step: the prompt's cosine similarity to each domain and principle (throws when the endpoint fails). */
-export type SemanticPort = { similarities(prompt: string, ctx: RequestContext): Promise<SemanticSimilarities> };
+export type { DebugInfo, DetectedDomain, Fallback, Retrieval, RetrievedPrinciple, SemanticPort } from "./retrieval-types";
 
 type Deps = { llm?: LlmPort; semantic?: SemanticPort; onEvent?: (event: OrchestrationEvent) => void; now?: () => number };
 
-const CORE_AGENT = "core";
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
 /**
@@ -262,28 +229,7 @@ export class ConstitutionStore {
     // The lexical ranking orders the candidates; domains it did not match follow in name order.
     const ranked = [...candidates.map((c) => c.domain), ...this.index.knownDomains().filter((d) => !candidates.some((c) => c.domain === d)).sort()];
     const shown = ranked.slice(0, this.config.prefilter_candidates).map((d) => this.constitution.overlays[d]!);
-    calls.prefilter++;
-    try {
-      const reply = await llm.complete({
-        component: "prefilter",
-        model: this.config.prefilter_model,
-        messages: prefilterMessages(prompt, shown, this.config.max_prefilter_domains),
-        json: true,
-        timeoutMs: this.config.llm_timeout_ms,
-        ...ctx,
-      });
-      const parsed = parseWith(reply.text, prefilterReplySchema);
-      llm.recordParse?.({ component: "prefilter", ...ctx }, parsed.contract);
-      if (!parsed.ok) {
-        fallbacks.push({ stage: "prefilter", reason: `unparseable reply (${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")}): used the lexical domains` });
-        return fromLexical;
-      }
-      const known = new Set(shown.map((o) => o.domain));
-      return readPrefilterReply(parsed.value, known, this.config.max_prefilter_domains).map((d) => ({ ...d, source: "llm" as const }));
-    } catch (error) {
-      fallbacks.push({ stage: "prefilter", reason: `${failureReason(error)}: used the lexical domains` });
-      return fromLexical;
-    }
+    return llmPrefilter({ llm, config: this.config, prompt, ctx, fallbacks }, shown, fromLexical, calls);
   }
 
   private lexicalPick(prompt: string, inForce: readonly ResolvedPrinciple[], domains: DetectedDomain[], sims?: SemanticSimilarities): Candidate[] {
@@ -293,47 +239,8 @@ export class ConstitutionStore {
     return scoreCandidates(inForce, own, new Map(domains.map((d) => [d.domain, d.confidence])), rules);
   }
 
-  /** One agent for the core principles and one per detected domain, at most `max_parallel_agents` at a time. */
-  private async runAgents(prompt: string, inForce: readonly ResolvedPrinciple[], domains: DetectedDomain[], ctx: RequestContext, fallbacks: Fallback[], calls: { domain_agent: number }): Promise<Candidate[]> {
-    const llm = this.deps.llm!;
-    const groups = [CORE_AGENT, ...domains.map((d) => d.domain)].map((name) => ({
-      name,
-      principles: inForce.filter((p) => p.overlay === (name === CORE_AGENT ? null : name)),
-    }));
-    const results = await pool(
-      groups.map((group) => async (): Promise<Candidate[]> => {
-        if (group.principles.length === 0) return [];
-        calls.domain_agent++;
-        const fallback = (reason: string) => {
-          fallbacks.push({ stage: "domain_agent", domain: group.name, reason: `${reason}: used the lexical ranking` });
-          return this.lexicalPick(prompt, group.principles, domains);
-        };
-        try {
-          const reply = await llm.complete({
-            component: "domain_agent",
-            model: this.config.agent_model,
-            messages: agentMessages(prompt, group.name, group.principles, this.config.use_enhanced_retrieval),
-            json: true,
-            timeoutMs: this.config.llm_timeout_ms,
-            ...ctx,
-          });
-          const parsed = parseWith(reply.text, agentReplySchema);
-          llm.recordParse?.({ component: "domain_agent", ...ctx }, parsed.contract);
-          if (!parsed.ok) return fallback(`unparseable reply (${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")})`);
-          const byId = new Map(group.principles.map((p) => [p.id, p]));
-          return readAgentReply(parsed.value, new Set(byId.keys()))
-            .filter((r) => r.confidence >= this.config.confidence_threshold)
-            .map((r) => ({
-              principle: byId.get(r.id)!,
-              relevance: r.confidence,
-              why: { via: "llm" as const, domain: group.name === CORE_AGENT ? null : group.name, domain_confidence: null, own: r.confidence, matched_terms: [], matched_phrases: [], semantic: null },
-            }));
-        } catch (error) {
-          return fallback(failureReason(error));
-        }
-      }),
-      this.config.max_parallel_agents,
-    );
-    return results.flat();
+  /** One agent for the core principles and one per detected domain (llm-stages.ts); a failed agent falls back to the lexical ranking. */
+  private runAgents(prompt: string, inForce: readonly ResolvedPrinciple[], domains: DetectedDomain[], ctx: RequestContext, fallbacks: Fallback[], calls: { domain_agent: number }): Promise<Candidate[]> {
+    return runDomainAgents({ llm: this.deps.llm!, config: this.config, prompt, ctx, fallbacks }, inForce, domains, calls, (principles) => this.lexicalPick(prompt, principles, domains));
   }
 }
