@@ -1,4 +1,4 @@
-import { jobStatusSchema, type JobKind } from "@/lib/schemas/statuses";
+import { jobStatusSchema, type JobKind, type JobStatus } from "@/lib/schemas/statuses";
 import { db } from "./client";
 import { parseColumn } from "./json-column";
 import type { Tx } from "./transaction";
@@ -75,7 +75,9 @@ export const jobs = {
           cursor: ids.at(-1) ?? state.cursor,
           done: { increment: ids.length },
           leaseUntil: new Date(Date.now() + options.leaseMs),
-          ...(finished ? { status: "done", finishedAt: new Date(), leaseOwner: null } : {}),
+          ...(finished
+            ? { status: "done" satisfies JobStatus, finishedAt: new Date(), leaseOwner: null }
+            : {}),
         },
       });
       if (moved.count !== 1) throw new LeaseLostError(job.id);
@@ -87,7 +89,7 @@ export const jobs = {
   async fail(id: number, error: string): Promise<void> {
     await db().recomputeJob.update({
       where: { id },
-      data: { status: "failed", error, leaseOwner: null },
+      data: { status: "failed" satisfies JobStatus, error, leaseOwner: null },
     });
   },
 
@@ -95,7 +97,7 @@ export const jobs = {
   async finish(id: number, owner: string): Promise<void> {
     await db().recomputeJob.updateMany({
       where: { id, leaseOwner: owner },
-      data: { status: "done", finishedAt: new Date(), leaseOwner: null },
+      data: { status: "done" satisfies JobStatus, finishedAt: new Date(), leaseOwner: null },
     });
   },
 

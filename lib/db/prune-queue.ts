@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import type { Prisma } from "./generated/prisma/client";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
+import type { KeyPointStatus } from "@/lib/schemas/statuses";
 
 type Tx = Prisma.TransactionClient;
 type Counted = { name: string; status: string; helpful: number; harmful: number };
@@ -104,7 +105,7 @@ export const pruneQueue = {
       for (const row of rows) {
         await tx.keyPoint.update({
           where: { name: row.name },
-          data: { status: "pruned", prunedAt: new Date() },
+          data: { status: "pruned" satisfies KeyPointStatus, prunedAt: new Date() },
         });
         await auditLog.append(tx, {
           actor,
@@ -130,7 +131,7 @@ export const pruneQueue = {
       for (const row of rows) {
         await tx.keyPoint.update({
           where: { name: row.name },
-          data: { status: "active", keptAtHarmful: row.harmful },
+          data: { status: "active" satisfies KeyPointStatus, keptAtHarmful: row.harmful },
         });
         await auditLog.append(tx, {
           actor,

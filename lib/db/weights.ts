@@ -5,6 +5,7 @@ import {
   weightsSchema,
   type Weights,
 } from "@/lib/reward";
+import type { JobKind, JobStatus } from "@/lib/schemas/statuses";
 import type { WeightSetRow } from "@/lib/schemas/weight-rows";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
 import { db } from "./client";
@@ -86,8 +87,11 @@ export const weightSets = {
       });
       // A newer weight set supersedes queued recomputes for older ones.
       await tx.recomputeJob.updateMany({
-        where: { kind: "recompute", status: { in: ["queued", "running"] } },
-        data: { status: "superseded", finishedAt: new Date() },
+        where: {
+          kind: "recompute" satisfies JobKind,
+          status: { in: ["queued", "running"] satisfies JobStatus[] },
+        },
+        data: { status: "superseded" satisfies JobStatus, finishedAt: new Date() },
       });
       const total = await tx.turnScore.count();
       const job = await tx.recomputeJob.create({ data: { weightSetId: row.id, total } });
