@@ -307,9 +307,7 @@ export function llmSettings(
 }
 
 /** The embedding model on the LLM's endpoint, when both are configured: the semantic step of retrieval is optional. */
-export function embeddingSettings(
-  e: Env = env(),
-): {
+export function embeddingSettings(e: Env = env()): {
   baseURL?: string;
   apiKey: string;
   model: string;

@@ -8,7 +8,12 @@ export function CompareForm({ versionIds, a, b }: { versionIds: number[]; a: num
     </option>
   ));
   return (
-    <form method="get" action="/constitution/history" aria-label="Compare versions" className="flex flex-wrap items-end gap-3">
+    <form
+      method="get"
+      action="/constitution/history"
+      aria-label="Compare versions"
+      className="flex flex-wrap items-end gap-3"
+    >
       <Field label="From version">
         <Select name="a" defaultValue={String(a)} className="block">
           {options}

@@ -19,7 +19,12 @@ type View = "form" | "yaml";
 type FormState<D> = { draft: D; readFrom: { draft: D; text: string } };
 
 /** What a file's form view is given: the draft, the engine's issues in this file, and where edits go. */
-export type FileFormProps<D> = { draft: D; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (draft: D) => void };
+export type FileFormProps<D> = {
+  draft: D;
+  issues: readonly ConstitutionIssue[];
+  readOnly: boolean;
+  onChange: (draft: D) => void;
+};
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -68,18 +73,24 @@ export function ConstitutionFileEditor<D>({
   const [base, setBase] = useState({ id: baseVersionId, text: original });
   const [form, setForm] = useState<FormState<D> | null>(() => {
     const initial = read(original);
-    return initial.ok ? { draft: initial.draft, readFrom: { draft: initial.draft, text: original } } : null;
+    return initial.ok
+      ? { draft: initial.draft, readFrom: { draft: initial.draft, text: original } }
+      : null;
   });
   const [view, setView] = useState<View>(form ? "form" : "yaml");
   const [yamlText, setYamlText] = useState(original);
   const [switchError, setSwitchError] = useState<string | null>(null);
-  const [refused, setRefused] = useState<{ text: string; issues: ConstitutionIssue[] } | null>(null);
+  const [refused, setRefused] = useState<{ text: string; issues: ConstitutionIssue[] } | null>(
+    null,
+  );
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [mergedOn, setMergedOn] = useState<number | null>(null);
 
   const text = useMemo(() => {
     if (view === "yaml" || !form) return yamlText;
-    return form.draft === form.readFrom.draft ? form.readFrom.text : write(form.draft, form.readFrom);
+    return form.draft === form.readFrom.draft
+      ? form.readFrom.text
+      : write(form.draft, form.readFrom);
   }, [view, form, yamlText, write]);
 
   const check = useConstitutionCheck(files, path, text);
@@ -102,7 +113,8 @@ export function ConstitutionFileEditor<D>({
   const showText = (next: string) => {
     setYamlText(next);
     const asDraft = view === "form" ? read(next) : null;
-    if (asDraft?.ok) setForm({ draft: asDraft.draft, readFrom: { draft: asDraft.draft, text: next } });
+    if (asDraft?.ok)
+      setForm({ draft: asDraft.draft, readFrom: { draft: asDraft.draft, text: next } });
     else setView("yaml");
   };
 
@@ -111,11 +123,19 @@ export function ConstitutionFileEditor<D>({
     setConflict({ versionId, loading: true });
     try {
       const response = await fetch(rawFileHref(versionId, path));
-      if (response.status === 404) setConflict({ versionId, error: `Version ${versionId} no longer has ${path}.` });
-      else if (!response.ok) setConflict({ versionId, error: `Version ${versionId}'s ${path} could not be fetched (HTTP ${response.status}).` });
+      if (response.status === 404)
+        setConflict({ versionId, error: `Version ${versionId} no longer has ${path}.` });
+      else if (!response.ok)
+        setConflict({
+          versionId,
+          error: `Version ${versionId}'s ${path} could not be fetched (HTTP ${response.status}).`,
+        });
       else setConflict({ versionId, theirs: await response.text() });
     } catch {
-      setConflict({ versionId, error: `Version ${versionId}'s ${path} could not be fetched: the server did not answer.` });
+      setConflict({
+        versionId,
+        error: `Version ${versionId}'s ${path} could not be fetched: the server did not answer.`,
+      });
     }
   };
 
@@ -140,8 +160,12 @@ export function ConstitutionFileEditor<D>({
   return (
     <Card>
       {canEdit ? null : (
-        <p role="note" className="mb-4 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
-          <span className="font-medium text-slate-900">Read only.</span> You can read this {noun}; changing it needs the editor role.
+        <p
+          role="note"
+          className="mb-4 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700"
+        >
+          <span className="font-medium text-slate-900">Read only.</span> You can read this {noun};
+          changing it needs the editor role.
         </p>
       )}
       {canEdit && conflict ? (
@@ -163,11 +187,19 @@ export function ConstitutionFileEditor<D>({
         </div>
       ) : null}
       {canEdit && mergedOn !== null ? (
-        <p role="status" className="mb-4 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-          Your draft was re-applied on top of version {mergedOn}. Nothing is saved yet: review the result, then Save.
+        <p
+          role="status"
+          className="mb-4 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
+        >
+          Your draft was re-applied on top of version {mergedOn}. Nothing is saved yet: review the
+          result, then Save.
         </p>
       ) : null}
-      <div role="tablist" aria-label={`${Noun} views`} className="mb-4 flex gap-1 border-b border-slate-200">
+      <div
+        role="tablist"
+        aria-label={`${Noun} views`}
+        className="mb-4 flex gap-1 border-b border-slate-200"
+      >
         {(["form", "yaml"] as const).map((v) => (
           <button
             key={v}
@@ -176,27 +208,54 @@ export function ConstitutionFileEditor<D>({
             aria-selected={view === v}
             aria-controls={panelId}
             onClick={() => switchTo(v)}
-            className={cx("-mb-px border-b-2 px-3 py-1.5 text-sm font-medium", view === v ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900")}
+            className={cx(
+              "-mb-px border-b-2 px-3 py-1.5 text-sm font-medium",
+              view === v
+                ? "border-indigo-600 text-indigo-700"
+                : "border-transparent text-slate-600 hover:text-slate-900",
+            )}
           >
             {v === "form" ? "Form" : "YAML"}
           </button>
         ))}
       </div>
       {switchError ? <ErrorText>{switchError}</ErrorText> : null}
-      <div id={panelId} role="tabpanel" aria-label={view === "form" ? "Form" : "YAML"} className="space-y-4">
+      <div
+        id={panelId}
+        role="tabpanel"
+        aria-label={view === "form" ? "Form" : "YAML"}
+        className="space-y-4"
+      >
         {tooLarge ? <ErrorText>{tooLarge} Shorten it before saving.</ErrorText> : null}
         {view === "form" && form ? (
-          renderForm({ draft: form.draft, issues: own, readOnly: !canEdit, onChange: (draft) => setForm({ ...form, draft }) })
+          renderForm({
+            draft: form.draft,
+            issues: own,
+            readOnly: !canEdit,
+            onChange: (draft) => setForm({ ...form, draft }),
+          })
         ) : canEdit ? (
           <YamlEditor value={yamlText} onChange={setYamlText} issues={own} label={`${Noun} YAML`} />
         ) : (
-          <pre aria-label={`${Noun} YAML`} className="max-h-[32rem] overflow-auto whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-5 text-slate-800">
+          <pre
+            aria-label={`${Noun} YAML`}
+            className="max-h-[32rem] overflow-auto whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-5 text-slate-800"
+          >
             {yamlText}
           </pre>
         )}
-        <IssueList issues={own} path={path} title={`${own.length} ${own.length === 1 ? "problem" : "problems"} in ${path}`} />
+        <IssueList
+          issues={own}
+          path={path}
+          title={`${own.length} ${own.length === 1 ? "problem" : "problems"} in ${path}`}
+        />
         <IssueList issues={elsewhere} path={path} title="This change breaks other files" />
-        <IssueList issues={ownWarnings} path={path} tone="warning" title={`${ownWarnings.length} ${ownWarnings.length === 1 ? "warning" : "warnings"} in ${path} (it loads)`} />
+        <IssueList
+          issues={ownWarnings}
+          path={path}
+          tone="warning"
+          title={`${ownWarnings.length} ${ownWarnings.length === 1 ? "warning" : "warnings"} in ${path} (it loads)`}
+        />
       </div>
       {canEdit ? (
         <div className="mt-6 border-t border-slate-100 pt-4">
@@ -207,13 +266,17 @@ export function ConstitutionFileEditor<D>({
             blockedBecause={blockedBecause}
             save={save}
             reloadHref={reloadHref}
-            preview={<ImpactPreview path={path} text={text} baseVersionId={base.id} canPreview={canEdit} />}
+            preview={
+              <ImpactPreview path={path} text={text} baseVersionId={base.id} canPreview={canEdit} />
+            }
             onSaved={(id, saved) => {
               setBase({ id, text: saved });
               setConflict(null);
               setMergedOn(null);
             }}
-            onRefused={(refusedText, refusedIssues) => setRefused({ text: refusedText, issues: refusedIssues })}
+            onRefused={(refusedText, refusedIssues) =>
+              setRefused({ text: refusedText, issues: refusedIssues })
+            }
             onConflict={(versionId) => void onConflict(versionId)}
           />
         </div>

@@ -17,7 +17,10 @@ function withCore(text: string): ConstitutionFile[] {
 
 function parseOrThrow(fileSet: ConstitutionFile[]) {
   const result = parseConstitution(fileSet);
-  if (!result.ok) throw new Error(result.issues.map((i) => `${i.file}:${i.line} ${i.field}: ${i.reason}`).join("\n"));
+  if (!result.ok)
+    throw new Error(
+      result.issues.map((i) => `${i.file}:${i.line} ${i.field}: ${i.reason}`).join("\n"),
+    );
   return result.constitution;
 }
 
@@ -53,13 +56,18 @@ describe("the core form round-trips", () => {
     expect(draft.description).toBe("Always on.");
     expect(draft.principles[0]?.keywords).toBe("a, b, c, A");
     const again = readOrThrow(coreDraftToYaml(draft));
-    expect({ ...again, principles: again.principles.map(({ key: _, ...p }) => p) }).toEqual({ ...draft, principles: draft.principles.map(({ key: _, ...p }) => p) });
+    expect({ ...again, principles: again.principles.map(({ key: _, ...p }) => p) }).toEqual({
+      ...draft,
+      principles: draft.principles.map(({ key: _, ...p }) => p),
+    });
   });
 
   it("an edit in the form changes only that value", () => {
     const draft = readOrThrow(shippedCore.text);
     const [first, ...rest] = draft.principles;
-    const edited = parseOrThrow(withCore(coreDraftToYaml({ ...draft, principles: [{ ...first!, priority: "99" }, ...rest] })));
+    const edited = parseOrThrow(
+      withCore(coreDraftToYaml({ ...draft, principles: [{ ...first!, priority: "99" }, ...rest] })),
+    );
     const original = parseOrThrow(files);
     expect(edited.core[0]?.priority).toBe(99);
     expect(edited.core.slice(1)).toEqual(original.core.slice(1));
@@ -74,8 +82,16 @@ describe("coreDraftFromYaml refuses only what the form cannot hold", () => {
     ["an unknown field", "principals: []\n", /principals is not a known field/],
     ["principles that are not a list", "principles: nope\n", /principles must be a list/],
     ["a list where text belongs", "description:\n  - a\n", /description must be a single value/],
-    ["a list as a core principle's domain label", "principles:\n  - id: X\n    domain: [core]\n", /principles\[0\]\.domain must be a single value/],
-    ["an unknown principle field", "principles:\n  - id: X\n    colour: red\n", /principles\[0\]\.colour is not a known field/],
+    [
+      "a list as a core principle's domain label",
+      "principles:\n  - id: X\n    domain: [core]\n",
+      /principles\[0\]\.domain must be a single value/,
+    ],
+    [
+      "an unknown principle field",
+      "principles:\n  - id: X\n    colour: red\n",
+      /principles\[0\]\.colour is not a known field/,
+    ],
   ])("%s", (_, text, reason) => {
     const read = coreDraftFromYaml(text);
     expect(read.ok).toBe(false);
@@ -99,15 +115,24 @@ describe("a core principle's domain label (moralstack writes domain: core)", () 
   it("is read into the form and kept when another field is edited, and only that line changes", () => {
     const draft = readOrThrow(text);
     expect(draft.principles[0]?.domain).toBe("core");
-    const edited = coreDraftToYaml({ ...draft, principles: [{ ...draft.principles[0]!, title: "Fair play" }] }, { draft, text });
+    const edited = coreDraftToYaml(
+      { ...draft, principles: [{ ...draft.principles[0]!, title: "Fair play" }] },
+      { draft, text },
+    );
     expect(edited).toBe(text.replace("title: Fairness", "title: Fair play"));
   });
 
   it("is written when set in the form and removed when cleared", () => {
     const draft = readOrThrow(text);
-    const cleared = coreDraftToYaml({ ...draft, principles: [{ ...draft.principles[0]!, domain: "" }] }, { draft, text });
+    const cleared = coreDraftToYaml(
+      { ...draft, principles: [{ ...draft.principles[0]!, domain: "" }] },
+      { draft, text },
+    );
     expect(cleared).not.toContain("domain:");
-    const labelled = coreDraftToYaml({ ...draft, principles: [{ ...draft.principles[0]!, domain: "fairness" }] }, { draft, text });
+    const labelled = coreDraftToYaml(
+      { ...draft, principles: [{ ...draft.principles[0]!, domain: "fairness" }] },
+      { draft, text },
+    );
     expect(labelled).toContain("    domain: fairness\n");
   });
 });
@@ -121,7 +146,10 @@ describe("values the engine refuses reach it from the form, located at their fie
   const first = draft.principles[0]!;
 
   it.each(invalidPrincipleCases(first))("%s", (_, principle, field, reason) => {
-    const issues = issuesFor({ ...draft, principles: [principle, ...draft.principles.slice(1)] }).filter((i) => i.file === CORE_FILE);
+    const issues = issuesFor({
+      ...draft,
+      principles: [principle, ...draft.principles.slice(1)],
+    }).filter((i) => i.file === CORE_FILE);
     expect(issueText(issues, `principles[0].${field}`)).toContain(reason);
   });
 
@@ -131,7 +159,10 @@ describe("values the engine refuses reach it from the form, located at their fie
   });
 
   it("a new, empty principle is reported field by field", () => {
-    const issues = issuesFor({ ...draft, principles: [...draft.principles, emptyPrinciple()] }).filter((i) => i.file === CORE_FILE);
+    const issues = issuesFor({
+      ...draft,
+      principles: [...draft.principles, emptyPrinciple()],
+    }).filter((i) => i.file === CORE_FILE);
     const at = `principles[${draft.principles.length}]`;
     expect(issueText(issues, `${at}.id`)).toBeDefined();
     expect(issueText(issues, `${at}.title`)).toBeDefined();
@@ -141,26 +172,45 @@ describe("values the engine refuses reach it from the form, located at their fie
   // It broke that overlay before issue 12; an override of no principle is ignored with a warning now, as moralstack ignores it.
   it("removing a principle that an overlay overrides leaves that overlay a warning", () => {
     const overridden = "SOFT.HONEST.1";
-    const result = parseConstitution(withCore(coreDraftToYaml({ ...draft, principles: draft.principles.filter((p) => p.id !== overridden) })));
+    const result = parseConstitution(
+      withCore(
+        coreDraftToYaml({
+          ...draft,
+          principles: draft.principles.filter((p) => p.id !== overridden),
+        }),
+      ),
+    );
     // (The shipped evals name it too, and they stay errors: an eval must measure a principle that exists.)
-    expect(result.ok ? [] : result.issues.filter((i) => i.file.startsWith("overlays/"))).toEqual([]);
-    expect((result.warnings ?? []).some((w) => w.file.startsWith("overlays/") && w.reason.includes(overridden))).toBe(true);
+    expect(result.ok ? [] : result.issues.filter((i) => i.file.startsWith("overlays/"))).toEqual(
+      [],
+    );
+    expect(
+      (result.warnings ?? []).some(
+        (w) => w.file.startsWith("overlays/") && w.reason.includes(overridden),
+      ),
+    ).toBe(true);
   });
 });
 
 describe("a form edit rewrites only the lines it changes", () => {
   const readFrom = { draft: readOrThrow(shippedCore.text), text: shippedCore.text };
   const at = (id: string) => readFrom.draft.principles.findIndex((p) => p.id === id);
-  const edit = (id: string, change: Partial<PrincipleDraft>): CoreDraft => ({ ...readFrom.draft, principles: readFrom.draft.principles.map((p) => (p.id === id ? { ...p, ...change } : p)) });
+  const edit = (id: string, change: Partial<PrincipleDraft>): CoreDraft => ({
+    ...readFrom.draft,
+    principles: readFrom.draft.principles.map((p) => (p.id === id ? { ...p, ...change } : p)),
+  });
   const changedLines = (text: string) => {
     const changes = diffLines(shippedCore.text, text);
-    const lines = (kind: "added" | "removed") => changes.filter((c) => c[kind]).flatMap((c) => c.value.replace(/\n$/, "").split("\n"));
+    const lines = (kind: "added" | "removed") =>
+      changes.filter((c) => c[kind]).flatMap((c) => c.value.replace(/\n$/, "").split("\n"));
     return { removed: lines("removed"), added: lines("added") };
   };
   /** Written with the original text, and equal, once parsed alone, to what the engine's serializer writes. */
   function write(draft: CoreDraft): string {
     const text = coreDraftToYaml(draft, readFrom);
-    expect(parseOrThrow([{ path: CORE_FILE, text }]).core).toEqual(parseOrThrow([{ path: CORE_FILE, text: coreDraftToYaml(draft) }]).core);
+    expect(parseOrThrow([{ path: CORE_FILE, text }]).core).toEqual(
+      parseOrThrow([{ path: CORE_FILE, text: coreDraftToYaml(draft) }]).core,
+    );
     return text;
   }
 
@@ -168,17 +218,29 @@ describe("a form edit rewrites only the lines it changes", () => {
   it.each([
     ["a priority", "SOFT.CLARITY.1", "priority", "45", (v: string) => `    priority: ${v}`],
     ["a level", "SOFT.CLARITY.1", "level", "hard", (v: string) => `    level: ${v}`],
-    ["a quoted title, kept quoted", "CORE.NM.1", "title", "Non-Maleficence", (v: string) => `    title: "${v}"`],
+    [
+      "a quoted title, kept quoted",
+      "CORE.NM.1",
+      "title",
+      "Non-Maleficence",
+      (v: string) => `    title: "${v}"`,
+    ],
   ] as const)("%s", (_, id, field, value, line) => {
-    expect(changedLines(write(edit(id, { [field]: value })))).toEqual({ removed: [line(was(id)[field])], added: [line(value)] });
+    expect(changedLines(write(edit(id, { [field]: value })))).toEqual({
+      removed: [line(was(id)[field])],
+      added: [line(value)],
+    });
   });
 
   it("a folded rule stays folded, and only the rule's lines change", () => {
-    const rule = "Never provide operational detail that would help someone physically hurt people.\n";
+    const rule =
+      "Never provide operational detail that would help someone physically hurt people.\n";
     const text = write(edit("CORE.NM.1", { rule }));
     expect(text).toContain("    rule: >\n      Never provide operational detail");
     expect(text.split("\n").length).toBeLessThan(shippedCore.text.split("\n").length);
-    expect(text.startsWith(shippedCore.text.slice(0, shippedCore.text.indexOf("    rule: >")))).toBe(true);
+    expect(
+      text.startsWith(shippedCore.text.slice(0, shippedCore.text.indexOf("    rule: >"))),
+    ).toBe(true);
   });
 
   it("a keyword list keeps its flow style and quotes", () => {
@@ -192,12 +254,18 @@ describe("a form edit rewrites only the lines it changes", () => {
   it("emptying an optional field removes its key", () => {
     const { added } = changedLines(write(edit("SOFT.CLARITY.1", { remediation: "" })));
     expect(added).toEqual([]);
-    expect(readOrThrow(coreDraftToYaml(edit("SOFT.CLARITY.1", { remediation: "" }), readFrom)).principles[at("SOFT.CLARITY.1")]?.remediation).toBe("");
+    expect(
+      readOrThrow(coreDraftToYaml(edit("SOFT.CLARITY.1", { remediation: "" }), readFrom))
+        .principles[at("SOFT.CLARITY.1")]?.remediation,
+    ).toBe("");
   });
 
   it("a removed principle takes only its own lines", () => {
     const removedId = "SOFT.BALANCED.1";
-    const text = write({ ...readFrom.draft, principles: readFrom.draft.principles.filter((p) => p.id !== removedId) });
+    const text = write({
+      ...readFrom.draft,
+      principles: readFrom.draft.principles.filter((p) => p.id !== removedId),
+    });
     const { removed, added } = changedLines(text);
     expect(added).toEqual([]);
     expect(removed[0]).toBe(`  - id: "${removedId}"`);
@@ -206,28 +274,47 @@ describe("a form edit rewrites only the lines it changes", () => {
   });
 
   it("an added principle is appended in its neighbour's style; the rest stays as written", () => {
-    const added = { ...emptyPrinciple(), id: "SOFT.NEW.1", title: "New", rule: "Be new.", priority: "33", keywords: "new" };
+    const added = {
+      ...emptyPrinciple(),
+      id: "SOFT.NEW.1",
+      title: "New",
+      rule: "Be new.",
+      priority: "33",
+      keywords: "new",
+    };
     const text = write({ ...readFrom.draft, principles: [...readFrom.draft.principles, added] });
     expect(text.startsWith(shippedCore.text.trimEnd())).toBe(true);
-    expect(text.slice(shippedCore.text.trimEnd().length)).toBe('\n\n  - id: "SOFT.NEW.1"\n    level: soft\n    priority: 33\n    title: "New"\n    rule: >-\n      Be new.\n    keywords: ["new"]\n');
+    expect(text.slice(shippedCore.text.trimEnd().length)).toBe(
+      '\n\n  - id: "SOFT.NEW.1"\n    level: soft\n    priority: 33\n    title: "New"\n    rule: >-\n      Be new.\n    keywords: ["new"]\n',
+    );
   });
 
   it("a description is added after the header comment, before the principles", () => {
     const text = write({ ...readFrom.draft, description: "Always on." });
     expect(changedLines(text)).toEqual({ removed: [], added: ["description: Always on."] });
-    expect(text.indexOf("description: Always on.")).toBeGreaterThan(text.indexOf("# Charter core constitution."));
+    expect(text.indexOf("description: Always on.")).toBeGreaterThan(
+      text.indexOf("# Charter core constitution."),
+    );
     expect(text.indexOf("description: Always on.")).toBeLessThan(text.indexOf("principles:"));
   });
 
   it("rows in another order are written out in full", () => {
     const [first, second, ...rest] = readFrom.draft.principles;
-    const text = coreDraftToYaml({ ...readFrom.draft, principles: [second!, first!, ...rest] }, readFrom);
+    const text = coreDraftToYaml(
+      { ...readFrom.draft, principles: [second!, first!, ...rest] },
+      readFrom,
+    );
     expect(text).not.toContain("# Charter core constitution.");
-    expect(parseOrThrow(withCore(text)).core.map((p) => p.id).slice(0, 2)).toEqual([second!.id, first!.id]);
+    expect(
+      parseOrThrow(withCore(text))
+        .core.map((p) => p.id)
+        .slice(0, 2),
+    ).toEqual([second!.id, first!.id]);
   });
 
   it("a draft the lines cannot express faithfully is written out in full", () => {
-    const text = "principles:\n  - {id: CORE.X.1, level: hard, priority: 90, title: X, rule: Do X.}\n";
+    const text =
+      "principles:\n  - {id: CORE.X.1, level: hard, priority: 90, title: X, rule: Do X.}\n";
     const from = { draft: readOrThrow(text), text };
     const draft = { ...from.draft, principles: [{ ...from.draft.principles[0]!, priority: "91" }] };
     expect(coreDraftToYaml(draft, from)).toBe(coreDraftToYaml(draft));

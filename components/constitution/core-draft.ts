@@ -1,7 +1,16 @@
 import { CORE_FILE, type Constitution } from "@/lib/constitution/schema";
 import { serializeConstitution } from "@/lib/constitution/serialize";
 import { patchedText, principleListEdits, same, type EditGrain } from "./draft-edits";
-import { draftToPrinciple, onlyFields, principleDraft, readMapping, scalar, Unrepresentable, type DraftRead, type PrincipleDraft } from "./principle-draft";
+import {
+  draftToPrinciple,
+  onlyFields,
+  principleDraft,
+  readMapping,
+  scalar,
+  Unrepresentable,
+  type DraftRead,
+  type PrincipleDraft,
+} from "./principle-draft";
 import type { YamlEdit } from "./yaml-patch";
 
 /** The core form's state: the file's description and its principles, every field as typed text. */
@@ -29,21 +38,35 @@ export function coreDraftFromYaml(text: string): DraftRead<CoreDraft> {
 
 /** The core principles the form describes. */
 export function draftToCore(draft: CoreDraft): Pick<Constitution, "description" | "core"> {
-  return { description: draft.description, core: draft.principles.map((p) => draftToPrinciple(p, null)) };
+  return {
+    description: draft.description,
+    core: draft.principles.map((p) => draftToPrinciple(p, null)),
+  };
 }
 
 /** The edits from the draft the text was read as to `draft`, or null when the rows were reordered. */
 function coreEdits(draft: CoreDraft, from: CoreDraft, grain: EditGrain): YamlEdit[] | null {
-  const principles = principleListEdits("principles", from.principles, draft.principles, null, grain);
+  const principles = principleListEdits(
+    "principles",
+    from.principles,
+    draft.principles,
+    null,
+    grain,
+  );
   if (principles === null) return null;
   if (draft.description === from.description) return principles;
-  const description: YamlEdit = draft.description.trim() === "" ? { op: "delete", path: ["description"] } : { op: "set", path: ["description"], value: draft.description, where: "start" };
+  const description: YamlEdit =
+    draft.description.trim() === ""
+      ? { op: "delete", path: ["description"] }
+      : { op: "set", path: ["description"], value: draft.description, where: "start" };
   return [description, ...principles];
 }
 
 /** `core.yaml` as the engine's serializer writes the draft: the whole file, comments gone. */
 function serializeCore(draft: CoreDraft): string {
-  const file = serializeConstitution({ ...draftToCore(draft), overlays: {} }).find((f) => f.path === CORE_FILE);
+  const file = serializeConstitution({ ...draftToCore(draft), overlays: {} }).find(
+    (f) => f.path === CORE_FILE,
+  );
   if (!file) throw new Error(`serializeConstitution wrote no ${CORE_FILE}`);
   return file.text;
 }
@@ -54,7 +77,10 @@ function serializeCore(draft: CoreDraft): string {
  * diff shows the edit alone; when that cannot be done faithfully (checked by reading the
  * result back), the whole file is written by the engine's serializer.
  */
-export function coreDraftToYaml(draft: CoreDraft, readFrom?: { draft: CoreDraft; text: string }): string {
+export function coreDraftToYaml(
+  draft: CoreDraft,
+  readFrom?: { draft: CoreDraft; text: string },
+): string {
   const patched = readFrom
     ? patchedText(
         readFrom.text,

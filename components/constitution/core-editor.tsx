@@ -7,7 +7,17 @@ import { coreDraftFromYaml, coreDraftToYaml } from "./core-draft";
 import { CoreForm } from "./core-form";
 
 /** Edits `core.yaml` in the shared file editor, with the core form. */
-export function CoreEditor({ original, files, baseVersionId, canEdit }: { original: string; files: ConstitutionFile[]; baseVersionId: number; canEdit: boolean }) {
+export function CoreEditor({
+  original,
+  files,
+  baseVersionId,
+  canEdit,
+}: {
+  original: string;
+  files: ConstitutionFile[];
+  baseVersionId: number;
+  canEdit: boolean;
+}) {
   return (
     <ConstitutionFileEditor
       noun="core file"

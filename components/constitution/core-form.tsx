@@ -8,13 +8,31 @@ import { CoreView } from "./read-only-views";
 import { TextArea } from "@/components/ui/text-area";
 
 /** The form view of `core.yaml` (as text when read-only); `issues` are the engine's, for that file. */
-export function CoreForm({ draft, issues, readOnly, onChange }: { draft: CoreDraft; issues: readonly ConstitutionIssue[]; readOnly: boolean; onChange: (draft: CoreDraft) => void }) {
+export function CoreForm({
+  draft,
+  issues,
+  readOnly,
+  onChange,
+}: {
+  draft: CoreDraft;
+  issues: readonly ConstitutionIssue[];
+  readOnly: boolean;
+  onChange: (draft: CoreDraft) => void;
+}) {
   if (readOnly) return <CoreView draft={draft} />;
   return (
     <div className="space-y-6">
       <fieldset className="space-y-3">
-        <Field label="Description" hint="Optional: what the core principles are for. Core principles apply to every request." error={issueText(issues, "description")}>
-          <TextArea rows={3} value={draft.description} onChange={(e) => onChange({ ...draft, description: e.target.value })} />
+        <Field
+          label="Description"
+          hint="Optional: what the core principles are for. Core principles apply to every request."
+          error={issueText(issues, "description")}
+        >
+          <TextArea
+            rows={3}
+            value={draft.description}
+            onChange={(e) => onChange({ ...draft, description: e.target.value })}
+          />
         </Field>
       </fieldset>
       <PrincipleList

@@ -16,7 +16,8 @@ export type EditGrain = { appendToLists: boolean };
 export const GRAINS: readonly EditGrain[] = [{ appendToLists: true }, { appendToLists: false }];
 
 export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The edits that turn the value `was` at `path` into `is`, descending into mappings so
@@ -25,11 +26,20 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 export function valueEdits(path: Path, was: unknown, is: unknown, grain: EditGrain): YamlEdit[] {
   if (same(was, is)) return [];
   if (is === undefined) return [{ op: "delete", path }];
-  if (Array.isArray(was) && Array.isArray(is) && grain.appendToLists && was.length > 0 && is.length > was.length && same(is.slice(0, was.length), was)) {
+  if (
+    Array.isArray(was) &&
+    Array.isArray(is) &&
+    grain.appendToLists &&
+    was.length > 0 &&
+    is.length > was.length &&
+    same(is.slice(0, was.length), was)
+  ) {
     return is.slice(was.length).map((value) => ({ op: "append", path, value }));
   }
   if (isPlainObject(was) && isPlainObject(is)) {
-    return [...new Set([...Object.keys(was), ...Object.keys(is)])].flatMap((key) => valueEdits([...path, key], was[key], is[key], grain));
+    return [...new Set([...Object.keys(was), ...Object.keys(is)])].flatMap((key) =>
+      valueEdits([...path, key], was[key], is[key], grain),
+    );
   }
   return [{ op: "set", path, value: is }];
 }
@@ -39,8 +49,15 @@ export function valueEdits(path: Path, was: unknown, is: unknown, grain: EditGra
  * row key, at `path` (`principles`, `additional_principles`). Null when rows were reordered
  * (the form only appends and removes), so the caller writes the file in full.
  */
-export function principleListEdits(path: string, from: readonly PrincipleDraft[], to: readonly PrincipleDraft[], domain: string | null, grain: EditGrain): YamlEdit[] | null {
-  const asYaml = (p: PrincipleDraft) => principleToYaml(draftToPrinciple(p, domain), domain !== null);
+export function principleListEdits(
+  path: string,
+  from: readonly PrincipleDraft[],
+  to: readonly PrincipleDraft[],
+  domain: string | null,
+  grain: EditGrain,
+): YamlEdit[] | null {
+  const asYaml = (p: PrincipleDraft) =>
+    principleToYaml(draftToPrinciple(p, domain), domain !== null);
   const oldIndex = new Map(from.map((p, i) => [p.key, i]));
   const kept = new Set<string>();
   const edits: YamlEdit[] = [];
@@ -49,7 +66,11 @@ export function principleListEdits(path: string, from: readonly PrincipleDraft[]
   for (const p of to) {
     const j = oldIndex.get(p.key);
     if (j === undefined) {
-      edits.push(from.length === 0 ? { op: "set", path: [path], value: to.map(asYaml) } : { op: "append", path: [path], value: asYaml(p) });
+      edits.push(
+        from.length === 0
+          ? { op: "set", path: [path], value: to.map(asYaml) }
+          : { op: "append", path: [path], value: asYaml(p) },
+      );
       if (from.length === 0) return edits;
       appended = true;
       continue;
@@ -62,7 +83,11 @@ export function principleListEdits(path: string, from: readonly PrincipleDraft[]
     const [was, is] = [asYaml(before), asYaml(p)];
     edits.push(...valueEdits([path, j], was, is, grain));
     // The form merges keywords_block and keywords_style into keywords; a rewritten list replaces them.
-    if (!same(was.keywords, is.keywords)) edits.push({ op: "delete", path: [path, j, "keywords_block"] }, { op: "delete", path: [path, j, "keywords_style"] });
+    if (!same(was.keywords, is.keywords))
+      edits.push(
+        { op: "delete", path: [path, j, "keywords_block"] },
+        { op: "delete", path: [path, j, "keywords_style"] },
+      );
   }
   from.forEach((p, j) => {
     if (!kept.has(p.key)) edits.push({ op: "delete", path: [path, j] });
@@ -77,7 +102,11 @@ export function principleListEdits(path: string, from: readonly PrincipleDraft[]
  * reads back as the draft (`readsBackAs`) wins. Null when none does; the caller then writes
  * the whole file.
  */
-export function patchedText(text: string, editsFor: (grain: EditGrain) => YamlEdit[] | null, readsBackAs: (patched: string) => boolean): string | null {
+export function patchedText(
+  text: string,
+  editsFor: (grain: EditGrain) => YamlEdit[] | null,
+  readsBackAs: (patched: string) => boolean,
+): string | null {
   for (const grain of GRAINS) {
     const edits = editsFor(grain);
     const patched = edits && patchYaml(text, edits);

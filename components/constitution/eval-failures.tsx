@@ -4,11 +4,18 @@ import { groupFailures, playgroundHref } from "./eval-metrics";
 
 /** A version's eval failures grouped by kind; each prompt opens the Retrieval playground on it. */
 export function EvalFailures({ failures }: { failures: EvalFailure[] }) {
-  if (failures.length === 0) return <p className="text-sm text-slate-600">No failures: every case got what its labels ask for.</p>;
+  if (failures.length === 0)
+    return (
+      <p className="text-sm text-slate-600">No failures: every case got what its labels ask for.</p>
+    );
   return (
     <div className="space-y-5">
       {groupFailures(failures).map((group) => (
-        <section key={group.kind} data-testid={`failures-${group.kind}`} aria-label={`${group.label} (${group.failures.length})`}>
+        <section
+          key={group.kind}
+          data-testid={`failures-${group.kind}`}
+          aria-label={`${group.label} (${group.failures.length})`}
+        >
           <h3 className="mb-2 text-sm font-semibold text-slate-800">
             {group.label} ({group.failures.length})
           </h3>
@@ -16,7 +23,11 @@ export function EvalFailures({ failures }: { failures: EvalFailure[] }) {
             {group.failures.map((f, i) => (
               <li key={`${f.file}:${f.line}:${i}`} className="space-y-0.5 px-3 py-2 text-sm">
                 <div className="flex flex-wrap items-baseline justify-between gap-2">
-                  <Link href={playgroundHref(f.prompt)} className="font-medium text-indigo-700 hover:underline" title="Open in the Retrieval playground">
+                  <Link
+                    href={playgroundHref(f.prompt)}
+                    className="font-medium text-indigo-700 hover:underline"
+                    title="Open in the Retrieval playground"
+                  >
                     {f.prompt}
                   </Link>
                   <span className="font-mono text-xs text-slate-500">

@@ -2,7 +2,19 @@ import { describe, expect, it } from "vitest";
 import { formatReport } from "@/cli/commands/eval-format";
 import type { EvalFailure, EvalMetrics, MetricName, ThresholdResult } from "@/lib/constitution";
 import { THRESHOLDS } from "@/lib/constitution/eval-schema";
-import { changeOf, countsText, deltaRows, formatValue, groupFailures, METRIC_LABELS, METRIC_NAMES, metricRows, playgroundHref, thresholdText, trendPoints } from "./eval-metrics";
+import {
+  changeOf,
+  countsText,
+  deltaRows,
+  formatValue,
+  groupFailures,
+  METRIC_LABELS,
+  METRIC_NAMES,
+  metricRows,
+  playgroundHref,
+  thresholdText,
+  trendPoints,
+} from "./eval-metrics";
 
 const metrics: EvalMetrics = {
   cases: 120,
@@ -28,7 +40,10 @@ const thresholds: ThresholdResult[] = [
 describe("metric labels", () => {
   it("cover every threshold the eval knows, in the CLI's words", () => {
     expect([...METRIC_NAMES].sort()).toEqual(Object.keys(THRESHOLDS).sort());
-    const printed = formatReport({ metrics, thresholds, passed: false, failures: [], cases: [] }, "test");
+    const printed = formatReport(
+      { metrics, thresholds, passed: false, failures: [], cases: [] },
+      "test",
+    );
     for (const name of METRIC_NAMES) expect(printed).toContain(`  ${METRIC_LABELS[name]} `);
   });
 });
@@ -70,7 +85,10 @@ describe("metricRows", () => {
       counts: "92 of 95 prompts with a domain",
       threshold: { text: ">= 0.95", ok: true },
     });
-    expect(rows.find((r) => r.name === "false_injection_rate")?.threshold).toEqual({ text: "<= 0.02", ok: false });
+    expect(rows.find((r) => r.name === "false_injection_rate")?.threshold).toEqual({
+      text: "<= 0.02",
+      ok: false,
+    });
     expect(rows.find((r) => r.name === "mean_chars")?.threshold).toBeNull();
   });
 });
@@ -84,7 +102,9 @@ describe("changeOf and deltaRows", () => {
     ["mean_principles", 2.5, 3, "worse"],
     ["mean_chars", 700, 650, "better"],
     ["principle_hit_rate", 0.9, 0.9, "same"],
-  ])("%s %d -> %d is %s", (name, before, after, change) => expect(changeOf(name, before, after)).toBe(change));
+  ])("%s %d -> %d is %s", (name, before, after, change) =>
+    expect(changeOf(name, before, after)).toBe(change),
+  );
 
   it("colours worse red when the draft misses the threshold, amber otherwise", () => {
     const rows = deltaRows(
@@ -97,10 +117,42 @@ describe("changeOf and deltaRows", () => {
       thresholds,
     );
     expect(rows).toEqual([
-      { name: "domain_recall_at_3", label: "domain recall@3", before: "0.97", after: "0.96", diff: "-0.01", change: "worse", tone: "amber" },
-      { name: "false_injection_rate", label: "false injection rate", before: "0.01", after: "0.08", diff: "+0.07", change: "worse", tone: "red" },
-      { name: "mean_chars", label: "mean characters", before: "650", after: "612", diff: "-38", change: "better", tone: "green" },
-      { name: "trap_rate", label: "trap rate", before: "0", after: "0", diff: "", change: "same", tone: "slate" },
+      {
+        name: "domain_recall_at_3",
+        label: "domain recall@3",
+        before: "0.97",
+        after: "0.96",
+        diff: "-0.01",
+        change: "worse",
+        tone: "amber",
+      },
+      {
+        name: "false_injection_rate",
+        label: "false injection rate",
+        before: "0.01",
+        after: "0.08",
+        diff: "+0.07",
+        change: "worse",
+        tone: "red",
+      },
+      {
+        name: "mean_chars",
+        label: "mean characters",
+        before: "650",
+        after: "612",
+        diff: "-38",
+        change: "better",
+        tone: "green",
+      },
+      {
+        name: "trap_rate",
+        label: "trap rate",
+        before: "0",
+        after: "0",
+        diff: "",
+        change: "same",
+        tone: "slate",
+      },
     ]);
   });
 });
@@ -121,7 +173,13 @@ describe("trendPoints", () => {
 
 describe("groupFailures", () => {
   it("groups by kind in a fixed order and leaves out empty kinds", () => {
-    const f = (kind: EvalFailure["kind"], prompt: string): EvalFailure => ({ kind, prompt, file: "eval/main.yaml", line: 3, message: "m" });
+    const f = (kind: EvalFailure["kind"], prompt: string): EvalFailure => ({
+      kind,
+      prompt,
+      file: "eval/main.yaml",
+      line: 3,
+      message: "m",
+    });
     const groups = groupFailures([f("trap", "a"), f("domain_miss", "b"), f("trap", "c")]);
     expect(groups.map((g) => [g.kind, g.label, g.failures.map((x) => x.prompt)])).toEqual([
       ["domain_miss", "Domain misses", ["b"]],

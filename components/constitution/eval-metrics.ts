@@ -1,4 +1,11 @@
-import type { EvalFailure, EvalMetrics, FailureKind, MetricDelta, MetricName, ThresholdResult } from "@/lib/constitution";
+import type {
+  EvalFailure,
+  EvalMetrics,
+  FailureKind,
+  MetricDelta,
+  MetricName,
+  ThresholdResult,
+} from "@/lib/constitution";
 import { THRESHOLDS } from "@/lib/constitution/eval-schema";
 import { METRIC_LABELS } from "@/lib/constitution/impact";
 
@@ -7,7 +14,13 @@ export { METRIC_LABELS };
 export const METRIC_NAMES = Object.keys(METRIC_LABELS) as MetricName[];
 
 /** The metrics that are shares of prompts (0..1); the means are on their own scales. */
-export const RATE_METRICS: MetricName[] = ["domain_recall_at_1", "domain_recall_at_3", "principle_hit_rate", "false_injection_rate", "trap_rate"];
+export const RATE_METRICS: MetricName[] = [
+  "domain_recall_at_1",
+  "domain_recall_at_3",
+  "principle_hit_rate",
+  "false_injection_rate",
+  "trap_rate",
+];
 export const MEAN_METRICS: MetricName[] = ["mean_principles", "mean_chars"];
 
 /** Lower is better for metrics whose threshold is a maximum (false injections, traps, the means). */
@@ -54,28 +67,48 @@ export type MetricRow = {
 };
 
 /** One row per metric: its value, the counts behind it and its threshold, met or missed. */
-export function metricRows(metrics: EvalMetrics, thresholds: readonly ThresholdResult[]): MetricRow[] {
+export function metricRows(
+  metrics: EvalMetrics,
+  thresholds: readonly ThresholdResult[],
+): MetricRow[] {
   const byName = new Map(thresholds.map((t) => [t.name, t]));
   return METRIC_NAMES.map((name) => {
     const t = byName.get(name);
-    return { name, label: METRIC_LABELS[name], value: formatValue(metrics[name]), counts: countsText(name, metrics), threshold: t ? { text: thresholdText(t), ok: t.ok } : null };
+    return {
+      name,
+      label: METRIC_LABELS[name],
+      value: formatValue(metrics[name]),
+      counts: countsText(name, metrics),
+      threshold: t ? { text: thresholdText(t), ok: t.ok } : null,
+    };
   });
 }
 
 export type Change = "better" | "worse" | "same";
-export type DeltaRow = { name: MetricName; label: string; before: string; after: string; diff: string; change: Change; tone: "green" | "amber" | "red" | "slate" };
+export type DeltaRow = {
+  name: MetricName;
+  label: string;
+  before: string;
+  after: string;
+  diff: string;
+  change: Change;
+  tone: "green" | "amber" | "red" | "slate";
+};
 
 /** Whether `after` is better or worse than `before`, given the metric's direction. */
 export function changeOf(name: MetricName, before: number, after: number): Change {
   if (before === after) return "same";
-  return (after < before) === lowerIsBetter(name) ? "better" : "worse";
+  return after < before === lowerIsBetter(name) ? "better" : "worse";
 }
 
 /**
  * Metric deltas of an impact preview. A worse value is red when the draft misses that
  * metric's threshold and amber when it still meets it (or none is set); better is green.
  */
-export function deltaRows(deltas: readonly MetricDelta[], draftThresholds: readonly ThresholdResult[]): DeltaRow[] {
+export function deltaRows(
+  deltas: readonly MetricDelta[],
+  draftThresholds: readonly ThresholdResult[],
+): DeltaRow[] {
   const missed = new Set(draftThresholds.filter((t) => !t.ok).map((t) => t.name));
   return deltas.map(({ name, before, after }) => {
     const change = changeOf(name, before, after);
@@ -87,7 +120,14 @@ export function deltaRows(deltas: readonly MetricDelta[], draftThresholds: reado
       after: formatValue(after),
       diff: change === "same" ? "" : `${diff > 0 ? "+" : "-"}${formatValue(Math.abs(diff))}`,
       change,
-      tone: change === "better" ? "green" : change === "same" ? "slate" : missed.has(name) ? "red" : "amber",
+      tone:
+        change === "better"
+          ? "green"
+          : change === "same"
+            ? "slate"
+            : missed.has(name)
+              ? "red"
+              : "amber",
     };
   });
 }
@@ -98,11 +138,19 @@ export type TrendPoint = { version: number } & Record<MetricName, number>;
  * Chart points, oldest version first. Versions without eval cases are left out: their
  * metrics measure nothing (recall over no prompts counts as 1).
  */
-export function trendPoints(history: readonly { versionId: number; run: { caseCount: number; metrics: EvalMetrics } }[]): TrendPoint[] {
+export function trendPoints(
+  history: readonly { versionId: number; run: { caseCount: number; metrics: EvalMetrics } }[],
+): TrendPoint[] {
   return history
     .filter(({ run }) => run.caseCount > 0)
     .toSorted((a, b) => a.versionId - b.versionId)
-    .map(({ versionId, run }) => ({ version: versionId, ...(Object.fromEntries(METRIC_NAMES.map((name) => [name, run.metrics[name]])) as Record<MetricName, number>) }));
+    .map(({ versionId, run }) => ({
+      version: versionId,
+      ...(Object.fromEntries(METRIC_NAMES.map((name) => [name, run.metrics[name]])) as Record<
+        MetricName,
+        number
+      >),
+    }));
 }
 
 export const FAILURE_KINDS: { kind: FailureKind; label: string }[] = [
@@ -113,8 +161,14 @@ export const FAILURE_KINDS: { kind: FailureKind; label: string }[] = [
 ];
 
 /** Failures by kind, in FAILURE_KINDS order; kinds without failures are left out. */
-export function groupFailures(failures: readonly EvalFailure[]): { kind: FailureKind; label: string; failures: EvalFailure[] }[] {
-  return FAILURE_KINDS.map(({ kind, label }) => ({ kind, label, failures: failures.filter((f) => f.kind === kind) })).filter((g) => g.failures.length > 0);
+export function groupFailures(
+  failures: readonly EvalFailure[],
+): { kind: FailureKind; label: string; failures: EvalFailure[] }[] {
+  return FAILURE_KINDS.map(({ kind, label }) => ({
+    kind,
+    label,
+    failures: failures.filter((f) => f.kind === kind),
+  })).filter((g) => g.failures.length > 0);
 }
 
 /** The Retrieval playground, run on `prompt` as it loads. */

@@ -3,7 +3,13 @@ import type { EvalMetrics, ThresholdResult } from "@/lib/constitution";
 import { metricRows } from "./eval-metrics";
 
 /** A version's eval metrics as cards: value, threshold met or missed, and the counts behind it. */
-export function EvalStatCards({ metrics, thresholds }: { metrics: EvalMetrics; thresholds: ThresholdResult[] }) {
+export function EvalStatCards({
+  metrics,
+  thresholds,
+}: {
+  metrics: EvalMetrics;
+  thresholds: ThresholdResult[];
+}) {
   return (
     <ul aria-label="Eval metrics" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
       {metricRows(metrics, thresholds).map((row) => (
@@ -28,11 +34,15 @@ export function EvalStatCards({ metrics, thresholds }: { metrics: EvalMetrics; t
         </li>
       ))}
       <li data-testid="metric-latency" className="rounded-md border border-slate-200 p-3">
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-500">latency p50 / p99</p>
+        <p className="text-xs font-medium uppercase tracking-wide text-slate-500">
+          latency p50 / p99
+        </p>
         <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">
           {metrics.latency_ms.p50} / {metrics.latency_ms.p99} ms
         </p>
-        <p className="mt-1 text-xs text-slate-600">per prompt, lexical path, over {metrics.cases} prompts</p>
+        <p className="mt-1 text-xs text-slate-600">
+          per prompt, lexical path, over {metrics.cases} prompts
+        </p>
       </li>
     </ul>
   );

@@ -5,7 +5,14 @@ import type { EvalRun } from "@/lib/schemas/constitution-rows";
 import { formatValue, METRIC_LABELS, METRIC_NAMES } from "./eval-metrics";
 
 /** One version with its eval run, as `evalHistory` gives it. */
-export type EvalHistoryEntry = { versionId: number; createdAt: Date; message: string; authorLabel: string; current: boolean; run: EvalRun };
+export type EvalHistoryEntry = {
+  versionId: number;
+  createdAt: Date;
+  message: string;
+  authorLabel: string;
+  current: boolean;
+  run: EvalRun;
+};
 
 const SHORT: Record<(typeof METRIC_NAMES)[number], string> = {
   domain_recall_at_1: "recall@1",
@@ -23,7 +30,13 @@ function Result({ run }: { run: EvalRun }) {
 }
 
 /** Versions newest first with their eval result and metrics; a metric whose threshold was missed is red. Each version links to its detail. */
-export function EvalVersionsTable({ history, selected }: { history: EvalHistoryEntry[]; selected: number | null }) {
+export function EvalVersionsTable({
+  history,
+  selected,
+}: {
+  history: EvalHistoryEntry[];
+  selected: number | null;
+}) {
   const head = [
     "Version",
     "Saved",
@@ -41,9 +54,18 @@ export function EvalVersionsTable({ history, selected }: { history: EvalHistoryE
       {history.map(({ versionId, createdAt, message, authorLabel, current, run }) => {
         const missed = new Set(run.thresholds.filter((t) => !t.ok).map((t) => t.name));
         return (
-          <tr key={versionId} data-testid={`eval-version-${versionId}`} aria-current={versionId === selected ? "true" : undefined} className={versionId === selected ? "bg-indigo-50/60" : undefined}>
+          <tr
+            key={versionId}
+            data-testid={`eval-version-${versionId}`}
+            aria-current={versionId === selected ? "true" : undefined}
+            className={versionId === selected ? "bg-indigo-50/60" : undefined}
+          >
             <Td className="whitespace-nowrap">
-              <Link href={`/constitution/evals?version=${versionId}`} className="font-medium text-indigo-600 hover:underline" aria-label={`Version ${versionId} eval details`}>
+              <Link
+                href={`/constitution/evals?version=${versionId}`}
+                className="font-medium text-indigo-600 hover:underline"
+                aria-label={`Version ${versionId} eval details`}
+              >
                 {versionId}
               </Link>{" "}
               {current ? <Badge tone="green">current</Badge> : null}
@@ -57,8 +79,15 @@ export function EvalVersionsTable({ history, selected }: { history: EvalHistoryE
               <Result run={run} />
             </Td>
             {METRIC_NAMES.map((name) => (
-              <Td key={name} className={cx("tabular-nums", missed.has(name) && "font-medium text-red-700")}>
-                {run.caseCount === 0 ? <span className="text-slate-400">–</span> : formatValue(run.metrics[name])}
+              <Td
+                key={name}
+                className={cx("tabular-nums", missed.has(name) && "font-medium text-red-700")}
+              >
+                {run.caseCount === 0 ? (
+                  <span className="text-slate-400">–</span>
+                ) : (
+                  formatValue(run.metrics[name])
+                )}
               </Td>
             ))}
           </tr>

@@ -42,7 +42,12 @@ function Downloads({ diff, from, to }: { diff: BoundedDiff; from: number; to: nu
   return (
     <span className="space-x-3">
       {links.map(({ version, side }) => (
-        <a key={version} className="font-medium text-indigo-700 underline" href={rawFileHref(version, diff.path)} download>
+        <a
+          key={version}
+          className="font-medium text-indigo-700 underline"
+          href={rawFileHref(version, diff.path)}
+          download
+        >
           Download version {version}&apos;s file ({describe(side)})
         </a>
       ))}
@@ -51,7 +56,11 @@ function Downloads({ diff, from, to }: { diff: BoundedDiff; from: number; to: nu
 }
 
 function Note({ children }: { children: ReactNode }) {
-  return <p className="border-t border-slate-200 bg-amber-50 px-3 py-2 text-sm text-slate-700">{children}</p>;
+  return (
+    <p className="border-t border-slate-200 bg-amber-50 px-3 py-2 text-sm text-slate-700">
+      {children}
+    </p>
+  );
 }
 
 /**
@@ -61,39 +70,57 @@ function Note({ children }: { children: ReactNode }) {
  */
 export function FileDiffs({ diffs, from, to }: { diffs: BoundedDiff[]; from: number; to: number }) {
   const changed = diffs.filter((d) => d.status !== "unchanged");
-  if (changed.length === 0) return <p className="text-sm text-slate-600">No files differ: the two versions have the same content.</p>;
+  if (changed.length === 0)
+    return (
+      <p className="text-sm text-slate-600">
+        No files differ: the two versions have the same content.
+      </p>
+    );
   const hidden = changed.reduce((n, d) => n + d.hidden, 0);
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-600">
         {changed.length} {changed.length === 1 ? "file" : "files"} changed.
-        {hidden > 0 ? ` A page shows at most ${count(MAX_DIFF_LINES, "line")} of diff; ${count(hidden, "line")} are left out below.` : null}
+        {hidden > 0
+          ? ` A page shows at most ${count(MAX_DIFF_LINES, "line")} of diff; ${count(hidden, "line")} are left out below.`
+          : null}
       </p>
       {changed.map((d) => (
-        <section key={d.path} aria-label={`Diff of ${d.path}`} className="overflow-hidden rounded-md border border-slate-200">
+        <section
+          key={d.path}
+          aria-label={`Diff of ${d.path}`}
+          className="overflow-hidden rounded-md border border-slate-200"
+        >
           <header className="flex items-center gap-2 border-b border-slate-200 bg-slate-50 px-3 py-2 text-sm">
             <span className="font-mono font-medium text-slate-900">{d.path}</span>
-            <Badge tone={d.status === "added" ? "green" : d.status === "removed" ? "red" : "slate"}>{d.status}</Badge>
+            <Badge tone={d.status === "added" ? "green" : d.status === "removed" ? "red" : "slate"}>
+              {d.status}
+            </Badge>
             {d.additions !== null ? <span className="text-emerald-700">+{d.additions}</span> : null}
             {d.deletions !== null ? <span className="text-red-700">−{d.deletions}</span> : null}
           </header>
           {d.shown.length > 0 ? <PatchLines lines={d.shown} /> : null}
           {d.skipped === "too_large" ? (
             <Note>
-              Not compared: a side is over the {formatBytes(MAX_FILE_BYTES)} a constitution file may hold. <Downloads diff={d} from={from} to={to} />
+              Not compared: a side is over the {formatBytes(MAX_FILE_BYTES)} a constitution file may
+              hold. <Downloads diff={d} from={from} to={to} />
             </Note>
           ) : d.skipped === "too_slow" ? (
             <Note>
-              Not compared line by line: it would take too long here (the file changed a great deal, or the comparison&apos;s time was spent on the files above).{" "}
+              Not compared line by line: it would take too long here (the file changed a great deal,
+              or the comparison&apos;s time was spent on the files above).{" "}
               <Downloads diff={d} from={from} to={to} />
             </Note>
           ) : d.hidden > 0 && d.shown.length === 0 ? (
             <Note>
-              Not shown: this diff has {count(d.hidden, "line")}, and the files above used the page&apos;s {count(MAX_DIFF_LINES, "line")}. <Downloads diff={d} from={from} to={to} />
+              Not shown: this diff has {count(d.hidden, "line")}, and the files above used the
+              page&apos;s {count(MAX_DIFF_LINES, "line")}.{" "}
+              <Downloads diff={d} from={from} to={to} />
             </Note>
           ) : d.hidden > 0 ? (
             <Note>
-              This diff has {count(d.shown.length + d.hidden, "line")}; showing the first {d.shown.length.toLocaleString("en")}. <Downloads diff={d} from={from} to={to} />
+              This diff has {count(d.shown.length + d.hidden, "line")}; showing the first{" "}
+              {d.shown.length.toLocaleString("en")}. <Downloads diff={d} from={from} to={to} />
             </Note>
           ) : null}
         </section>

@@ -5,7 +5,15 @@ import type { VersionMeta } from "@/lib/schemas/constitution-rows";
 import { VersionSummary } from "./version-summary";
 
 /** The header of a constitution file's editor page: title, a crumb back to the constitution, History, and the version edited. */
-export function FileEditorHeader({ title, crumb, version }: { title: string; crumb: ReactNode; version: VersionMeta }) {
+export function FileEditorHeader({
+  title,
+  crumb,
+  version,
+}: {
+  title: string;
+  crumb: ReactNode;
+  version: VersionMeta;
+}) {
   return (
     <>
       <PageHeader
@@ -19,7 +27,10 @@ export function FileEditorHeader({ title, crumb, version }: { title: string; cru
           </>
         }
         actions={
-          <Link href="/constitution/history" className="text-sm font-medium text-indigo-600 hover:underline">
+          <Link
+            href="/constitution/history"
+            className="text-sm font-medium text-indigo-600 hover:underline"
+          >
             History
           </Link>
         }

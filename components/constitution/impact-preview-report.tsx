@@ -12,11 +12,19 @@ const toneClass: Record<DeltaRow["tone"], string> = {
 
 function Ids({ ids, sign }: { ids: string[]; sign?: "+" | "-" }) {
   if (ids.length === 0) return <span className="text-xs text-slate-400">none</span>;
-  const tone = sign === "+" ? "bg-emerald-50 text-emerald-800 ring-emerald-200" : sign === "-" ? "bg-red-50 text-red-800 ring-red-200" : "bg-slate-50 text-slate-700 ring-slate-200";
+  const tone =
+    sign === "+"
+      ? "bg-emerald-50 text-emerald-800 ring-emerald-200"
+      : sign === "-"
+        ? "bg-red-50 text-red-800 ring-red-200"
+        : "bg-slate-50 text-slate-700 ring-slate-200";
   return (
     <span className="inline-flex flex-wrap gap-1">
       {ids.map((id) => (
-        <span key={id} className={cx("rounded px-1.5 py-0.5 font-mono text-[11px] ring-1 ring-inset", tone)}>
+        <span
+          key={id}
+          className={cx("rounded px-1.5 py-0.5 font-mono text-[11px] ring-1 ring-inset", tone)}
+        >
           {sign}
           {id}
         </span>
@@ -30,15 +38,57 @@ function Passed({ ok }: { ok: boolean }) {
 }
 
 const CASE_LISTS = [
-  { key: "lost_hits", title: "Lost hits", hint: "Cases that no longer get any of their expected principles.", testId: "lost-hits" },
-  { key: "new_false_injections", title: "New false injections", hint: "Cases no overlay applies to that now get overlay principles.", testId: "new-false-injections" },
-  { key: "new_traps", title: "New traps", hint: "Cases that now get a forbidden principle.", testId: "new-traps" },
-  { key: "gained_hits", title: "Gained hits", hint: "Cases that now get one of their expected principles.", testId: "gained-hits" },
-  { key: "cleared_false_injections", title: "Cleared false injections", hint: "Cases no overlay applies to that no longer get overlay principles.", testId: "cleared-false-injections" },
-  { key: "cleared_traps", title: "Cleared traps", hint: "Cases that no longer get a forbidden principle.", testId: "cleared-traps" },
+  {
+    key: "lost_hits",
+    title: "Lost hits",
+    hint: "Cases that no longer get any of their expected principles.",
+    testId: "lost-hits",
+  },
+  {
+    key: "new_false_injections",
+    title: "New false injections",
+    hint: "Cases no overlay applies to that now get overlay principles.",
+    testId: "new-false-injections",
+  },
+  {
+    key: "new_traps",
+    title: "New traps",
+    hint: "Cases that now get a forbidden principle.",
+    testId: "new-traps",
+  },
+  {
+    key: "gained_hits",
+    title: "Gained hits",
+    hint: "Cases that now get one of their expected principles.",
+    testId: "gained-hits",
+  },
+  {
+    key: "cleared_false_injections",
+    title: "Cleared false injections",
+    hint: "Cases no overlay applies to that no longer get overlay principles.",
+    testId: "cleared-false-injections",
+  },
+  {
+    key: "cleared_traps",
+    title: "Cleared traps",
+    hint: "Cases that no longer get a forbidden principle.",
+    testId: "cleared-traps",
+  },
 ] as const;
 
-function CaseList({ title, hint, testId, cases, bad }: { title: string; hint: string; testId: string; cases: CaseDelta[]; bad: boolean }) {
+function CaseList({
+  title,
+  hint,
+  testId,
+  cases,
+  bad,
+}: {
+  title: string;
+  hint: string;
+  testId: string;
+  cases: CaseDelta[];
+  bad: boolean;
+}) {
   return (
     <section data-testid={testId} aria-label={`${title} (${cases.length})`} className="space-y-1">
       <h4 className={cx("text-sm font-semibold", bad ? "text-red-800" : "text-emerald-800")}>
@@ -72,7 +122,8 @@ function Replay({ replay }: { replay: ReplayImpact }) {
       </p>
     );
   }
-  const tally = (xs: { id: string; prompts: number }[]) => xs.map((x) => `${x.id} in ${x.prompts}`).join(", ");
+  const tally = (xs: { id: string; prompts: number }[]) =>
+    xs.map((x) => `${x.id} in ${x.prompts}`).join(", ");
   return (
     <div className="space-y-2 text-sm">
       <p data-testid="replay-summary" className="font-medium text-slate-800">
@@ -80,16 +131,21 @@ function Replay({ replay }: { replay: ReplayImpact }) {
       </p>
       {replay.gained.length ? (
         <p className="text-slate-700">
-          <span className="text-emerald-800">Principles gained</span> (in how many prompts): <span className="font-mono text-xs">{tally(replay.gained)}</span>
+          <span className="text-emerald-800">Principles gained</span> (in how many prompts):{" "}
+          <span className="font-mono text-xs">{tally(replay.gained)}</span>
         </p>
       ) : null}
       {replay.lost.length ? (
         <p className="text-slate-700">
-          <span className="text-red-800">Principles lost</span> (in how many prompts): <span className="font-mono text-xs">{tally(replay.lost)}</span>
+          <span className="text-red-800">Principles lost</span> (in how many prompts):{" "}
+          <span className="font-mono text-xs">{tally(replay.lost)}</span>
         </p>
       ) : null}
       {replay.examples.length ? (
-        <ul aria-label="Examples of prompts that would change" className="divide-y divide-slate-100 rounded-md border border-slate-200">
+        <ul
+          aria-label="Examples of prompts that would change"
+          className="divide-y divide-slate-100 rounded-md border border-slate-200"
+        >
           {replay.examples.map((e, i) => (
             <li key={i} className="flex flex-wrap items-baseline justify-between gap-2 px-3 py-2">
               <span className="min-w-0 break-words text-slate-900">{e.prompt}</span>
@@ -110,15 +166,29 @@ export function ImpactPreviewReport({ preview }: { preview: ImpactPreview }) {
   const { eval: comparison, draft, replay } = preview;
   const missedAfter = draft.thresholds.filter((t) => !t.ok);
   const rows = deltaRows(comparison.metrics, draft.thresholds);
-  const lists = CASE_LISTS.map((l) => ({ ...l, cases: comparison[l.key], bad: l.key === "lost_hits" || l.key.startsWith("new_") })).filter((l) => l.cases.length > 0);
+  const lists = CASE_LISTS.map((l) => ({
+    ...l,
+    cases: comparison[l.key],
+    bad: l.key === "lost_hits" || l.key.startsWith("new_"),
+  })).filter((l) => l.cases.length > 0);
   return (
     <div className="space-y-4">
-      <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="impact-thresholds">
-        Thresholds before <Passed ok={comparison.passed.before} /> after <Passed ok={comparison.passed.after} />
-        {missedAfter.length ? <span className="text-xs text-red-700">missed after: {missedAfter.map((t) => METRIC_LABELS[t.name]).join(", ")}</span> : null}
+      <p
+        className="flex flex-wrap items-center gap-2 text-sm text-slate-700"
+        data-testid="impact-thresholds"
+      >
+        Thresholds before <Passed ok={comparison.passed.before} /> after{" "}
+        <Passed ok={comparison.passed.after} />
+        {missedAfter.length ? (
+          <span className="text-xs text-red-700">
+            missed after: {missedAfter.map((t) => METRIC_LABELS[t.name]).join(", ")}
+          </span>
+        ) : null}
       </p>
       {draft.metrics.cases === 0 ? (
-        <p className="text-sm text-slate-600">The draft has no eval cases, so only the replay below measures it.</p>
+        <p className="text-sm text-slate-600">
+          The draft has no eval cases, so only the replay below measures it.
+        </p>
       ) : (
         <>
           <table aria-label="Eval metrics before and after" className="min-w-full text-sm">
@@ -136,16 +206,26 @@ export function ImpactPreviewReport({ preview }: { preview: ImpactPreview }) {
                   <td className="py-1 pr-3 pl-1">{r.label}</td>
                   <td className="py-1 pr-3 tabular-nums">{r.before}</td>
                   <td className="py-1 pr-3 tabular-nums">{r.after}</td>
-                  <td className="py-1 tabular-nums">{r.change === "same" ? "same" : `${r.diff} (${r.change})`}</td>
+                  <td className="py-1 tabular-nums">
+                    {r.change === "same" ? "same" : `${r.diff} (${r.change})`}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
           <p className="text-sm text-slate-600">
-            {comparison.changed_cases} of {draft.metrics.cases} eval {draft.metrics.cases === 1 ? "case injects" : "cases inject"} something different.
+            {comparison.changed_cases} of {draft.metrics.cases} eval{" "}
+            {draft.metrics.cases === 1 ? "case injects" : "cases inject"} something different.
           </p>
           {lists.map((l) => (
-            <CaseList key={l.key} title={l.title} hint={l.hint} testId={l.testId} cases={l.cases} bad={l.bad} />
+            <CaseList
+              key={l.key}
+              title={l.title}
+              hint={l.hint}
+              testId={l.testId}
+              cases={l.cases}
+              bad={l.bad}
+            />
           ))}
         </>
       )}

@@ -37,7 +37,12 @@ function PreviewError({ failure, path }: { failure: ActionFailure; path: string 
  * prompts. Runs on request (it takes a moment), and marks a shown preview stale once the
  * draft changes. Needs the editor role: with `canPreview` false it only says so.
  */
-export function ImpactPreview({ baseVersionId, path, text, canPreview }: Draft & { canPreview: boolean }) {
+export function ImpactPreview({
+  baseVersionId,
+  path,
+  text,
+  canPreview,
+}: Draft & { canPreview: boolean }) {
   const [shown, setShown] = useState<{ draft: Draft; preview: Preview } | null>(null);
   // A plain mutation, not useAction: a preview writes nothing, so the page is not refreshed.
   const run = useMutation<Preview, ActionFailure, Draft>({
@@ -48,33 +53,60 @@ export function ImpactPreview({ baseVersionId, path, text, canPreview }: Draft &
     },
     onSuccess: (preview, draft) => setShown({ draft, preview }),
   });
-  const stale = shown !== null && (shown.draft.text !== text || shown.draft.path !== path || shown.draft.baseVersionId !== baseVersionId);
+  const stale =
+    shown !== null &&
+    (shown.draft.text !== text ||
+      shown.draft.path !== path ||
+      shown.draft.baseVersionId !== baseVersionId);
 
   return (
-    <section data-testid="impact-preview" aria-label="Impact preview" className="space-y-3 rounded-md border border-slate-200 p-3">
+    <section
+      data-testid="impact-preview"
+      aria-label="Impact preview"
+      className="space-y-3 rounded-md border border-slate-200 p-3"
+    >
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h3 className="text-sm font-semibold text-slate-800">Impact</h3>
-          <p className="text-xs text-slate-500">The eval set on version {baseVersionId} and on this draft, and recent prompts replayed under both. Nothing is saved.</p>
+          <p className="text-xs text-slate-500">
+            The eval set on version {baseVersionId} and on this draft, and recent prompts replayed
+            under both. Nothing is saved.
+          </p>
         </div>
         {canPreview ? (
-          <Button variant="secondary" disabled={run.isPending} onClick={() => run.mutate({ baseVersionId, path, text })}>
+          <Button
+            variant="secondary"
+            disabled={run.isPending}
+            onClick={() => run.mutate({ baseVersionId, path, text })}
+          >
             {run.isPending ? "Previewing…" : shown ? "Preview again" : "Preview impact"}
           </Button>
         ) : null}
       </div>
-      {canPreview ? null : <p className="text-sm text-slate-600">Previewing the impact of a change needs the editor role.</p>}
+      {canPreview ? null : (
+        <p className="text-sm text-slate-600">
+          Previewing the impact of a change needs the editor role.
+        </p>
+      )}
       {run.isError ? <PreviewError failure={run.error} path={path} /> : null}
       {stale && !run.isPending ? (
-        <p role="status" data-testid="impact-stale" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <p
+          role="status"
+          data-testid="impact-stale"
+          className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
           The draft changed since this preview: preview again to see the impact of the current text.
         </p>
       ) : null}
       {shown ? (
-        <div aria-busy={run.isPending} className={stale || run.isPending ? "opacity-60" : undefined}>
+        <div
+          aria-busy={run.isPending}
+          className={stale || run.isPending ? "opacity-60" : undefined}
+        >
           <ImpactPreviewReport preview={shown.preview} />
           <p className="mt-3 text-xs text-slate-500" data-testid="impact-time">
-            Took {(shown.preview.ms / 1000).toFixed(1)} s against version {shown.preview.baseVersionId}.
+            Took {(shown.preview.ms / 1000).toFixed(1)} s against version{" "}
+            {shown.preview.baseVersionId}.
           </p>
         </div>
       ) : null}

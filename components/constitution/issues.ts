@@ -3,12 +3,20 @@ import type { ConstitutionIssue } from "@/lib/constitution/schema";
 
 /** The reasons reported for `field` or anything inside it (`keywords` covers `keywords[2]`), joined for one input. */
 export function issueText(issues: readonly ConstitutionIssue[], field: string): string | undefined {
-  const reasons = issues.filter((i) => i.field === field || i.field.startsWith(`${field}[`) || i.field.startsWith(`${field}.`)).map((i) => i.reason);
+  const reasons = issues
+    .filter(
+      (i) =>
+        i.field === field || i.field.startsWith(`${field}[`) || i.field.startsWith(`${field}.`),
+    )
+    .map((i) => i.reason);
   return reasons.length ? [...new Set(reasons)].join("; ") : undefined;
 }
 
 /** Only the issues reported exactly at `field`. */
-export function exactIssueText(issues: readonly ConstitutionIssue[], field: string): string | undefined {
+export function exactIssueText(
+  issues: readonly ConstitutionIssue[],
+  field: string,
+): string | undefined {
   const reasons = issues.filter((i) => i.field === field).map((i) => i.reason);
   return reasons.length ? [...new Set(reasons)].join("; ") : undefined;
 }
@@ -23,7 +31,10 @@ export function locatedIssues(error: ActionError | null | undefined): Constituti
 }
 
 /** Issues from both lists, each once. */
-export function mergeIssues(a: readonly ConstitutionIssue[], b: readonly ConstitutionIssue[]): ConstitutionIssue[] {
+export function mergeIssues(
+  a: readonly ConstitutionIssue[],
+  b: readonly ConstitutionIssue[],
+): ConstitutionIssue[] {
   const seen = new Set<string>();
   return [...a, ...b].filter((i) => {
     const key = `${i.file}:${i.line}:${i.column}:${i.field}:${i.reason}`;

@@ -17,7 +17,10 @@ function withOverlay(path: string, text: string): ConstitutionFile[] {
 
 function parseOrThrow(fileSet: ConstitutionFile[]) {
   const result = parseConstitution(fileSet);
-  if (!result.ok) throw new Error(result.issues.map((i) => `${i.file}:${i.line} ${i.field}: ${i.reason}`).join("\n"));
+  if (!result.ok)
+    throw new Error(
+      result.issues.map((i) => `${i.file}:${i.line} ${i.field}: ${i.reason}`).join("\n"),
+    );
   return result.constitution;
 }
 
@@ -29,7 +32,9 @@ describe("the overlay form round-trips every shipped overlay", () => {
     if (!read.ok) throw new Error(read.reason);
     const again = parseOrThrow(withOverlay(path, draftToYaml(domain, read.draft)));
     // The content, not where each principle was written (defined_at): the form may move lines.
-    expect(withoutLocations(again).overlays[domain]).toEqual(withoutLocations(original).overlays[domain]);
+    expect(withoutLocations(again).overlays[domain]).toEqual(
+      withoutLocations(original).overlays[domain],
+    );
   });
 });
 
@@ -40,7 +45,11 @@ describe("draftFromYaml refuses only what the form cannot hold", () => {
     ["another overlay's domain", "domain: legal\n", /domain must be medical/],
     ["a list where text belongs", "description:\n  - a\n", /description must be a single value/],
     ["a non-boolean flag", "excluded: maybe\n", /excluded must be true or false/],
-    ["an unknown principle field", "additional_principles:\n  - id: X\n    colour: red\n", /additional_principles\[0\]\.colour is not a known field/],
+    [
+      "an unknown principle field",
+      "additional_principles:\n  - id: X\n    colour: red\n",
+      /additional_principles\[0\]\.colour is not a known field/,
+    ],
   ])("%s", (_, text, reason) => {
     const read = draftFromYaml(text, "medical");
     expect(read.ok).toBe(false);
@@ -59,19 +68,35 @@ describe("values the engine refuses reach it from the form, located at their fie
   const first = read.draft.principles[0]!;
 
   it.each(invalidPrincipleCases(first))("%s", (_, principle, field, reason) => {
-    const issues = issuesFor({ ...read.draft, principles: [principle, ...read.draft.principles.slice(1)] });
+    const issues = issuesFor({
+      ...read.draft,
+      principles: [principle, ...read.draft.principles.slice(1)],
+    });
     expect(issueText(issues, `additional_principles[0].${field}`)).toContain(reason);
   });
 
   // An error before issue 12; moralstack ignores such an override, so it is a warning now, still at its id.
   it("an override naming no principle is a warning at its id", () => {
-    const result = parseConstitution(withOverlay(path, draftToYaml("medical", { ...read.draft, overrides: [{ key: "k", id: "NOPE.1", priority: "50" }] })));
+    const result = parseConstitution(
+      withOverlay(
+        path,
+        draftToYaml("medical", {
+          ...read.draft,
+          overrides: [{ key: "k", id: "NOPE.1", priority: "50" }],
+        }),
+      ),
+    );
     expect(result.ok).toBe(true);
-    expect(issueText(result.warnings ?? [], "priority_overrides.NOPE.1")).toMatch(/names no principle/);
+    expect(issueText(result.warnings ?? [], "priority_overrides.NOPE.1")).toMatch(
+      /names no principle/,
+    );
   });
 
   it("a new, empty principle is reported field by field", () => {
-    const issues = issuesFor({ ...read.draft, principles: [...read.draft.principles, emptyPrinciple()] });
+    const issues = issuesFor({
+      ...read.draft,
+      principles: [...read.draft.principles, emptyPrinciple()],
+    });
     const at = `additional_principles[${read.draft.principles.length}]`;
     expect(issueText(issues, `${at}.id`)).toBeDefined();
     expect(issueText(issues, `${at}.title`)).toBeDefined();

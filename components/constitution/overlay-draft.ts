@@ -1,12 +1,33 @@
 import type { Overlay } from "@/lib/constitution/schema";
 import { overlayToYaml, serializeOverlay } from "@/lib/constitution/serialize";
 import { patchedText, principleListEdits, same, valueEdits, type EditGrain } from "./draft-edits";
-import { draftToPrinciple, flag, isMapping, list, numberOrText, onlyFields, principleDraft, readMapping, rowKey, scalar, splitList, Unrepresentable, type DraftRead, type PrincipleDraft } from "./principle-draft";
+import {
+  draftToPrinciple,
+  flag,
+  isMapping,
+  list,
+  numberOrText,
+  onlyFields,
+  principleDraft,
+  readMapping,
+  rowKey,
+  scalar,
+  splitList,
+  Unrepresentable,
+  type DraftRead,
+  type PrincipleDraft,
+} from "./principle-draft";
 import type { YamlEdit } from "./yaml-patch";
 
 /** The overlay form's state: every field as typed text (see `PrincipleDraft`). */
 export type OverrideDraft = { key: string; id: string; priority: string };
-export type OverlaySettingsDraft = { sensitive: boolean; excluded: boolean; riskFloor: string; refusalRedirection: string; simulatorGuidance: string };
+export type OverlaySettingsDraft = {
+  sensitive: boolean;
+  excluded: boolean;
+  riskFloor: string;
+  refusalRedirection: string;
+  simulatorGuidance: string;
+};
 export type OverlayDraft = {
   description: string;
   keywords: string;
@@ -15,7 +36,18 @@ export type OverlayDraft = {
   settings: OverlaySettingsDraft;
 };
 
-const OVERLAY_FIELDS = new Set(["domain", "description", "keywords", "additional_principles", "priority_overrides", "sensitive", "excluded", "refusal_redirection", "simulator_domain_guidance", "sensitive_risk_floor"]);
+const OVERLAY_FIELDS = new Set([
+  "domain",
+  "description",
+  "keywords",
+  "additional_principles",
+  "priority_overrides",
+  "sensitive",
+  "excluded",
+  "refusal_redirection",
+  "simulator_domain_guidance",
+  "sensitive_risk_floor",
+]);
 
 /**
  * Reads an overlay's YAML into the form. Values the engine would refuse (a priority
@@ -25,16 +57,25 @@ const OVERLAY_FIELDS = new Set(["domain", "description", "keywords", "additional
 export function draftFromYaml(text: string, domain: string): DraftRead<OverlayDraft> {
   return readMapping(text, (value) => {
     onlyFields(value, OVERLAY_FIELDS);
-    if (value.domain !== undefined && value.domain !== domain) throw new Unrepresentable(`domain must be ${domain}`);
+    if (value.domain !== undefined && value.domain !== domain)
+      throw new Unrepresentable(`domain must be ${domain}`);
     const overrides = value.priority_overrides ?? {};
-    if (!isMapping(overrides)) throw new Unrepresentable("priority_overrides must be a mapping of principle id to priority");
+    if (!isMapping(overrides))
+      throw new Unrepresentable("priority_overrides must be a mapping of principle id to priority");
     const principles = value.additional_principles ?? [];
-    if (!Array.isArray(principles)) throw new Unrepresentable("additional_principles must be a list");
+    if (!Array.isArray(principles))
+      throw new Unrepresentable("additional_principles must be a list");
     return {
       description: scalar(value.description, "description"),
       keywords: list(value.keywords, "keywords").join(", "),
-      overrides: Object.entries(overrides).map(([id, priority]) => ({ key: rowKey(), id, priority: scalar(priority, `priority_overrides.${id}`) })),
-      principles: principles.map((p, i) => principleDraft(p, `additional_principles[${i}]`, domain)),
+      overrides: Object.entries(overrides).map(([id, priority]) => ({
+        key: rowKey(),
+        id,
+        priority: scalar(priority, `priority_overrides.${id}`),
+      })),
+      principles: principles.map((p, i) =>
+        principleDraft(p, `additional_principles[${i}]`, domain),
+      ),
       settings: {
         sensitive: flag(value.sensitive, "sensitive"),
         excluded: flag(value.excluded, "excluded"),
@@ -53,7 +94,9 @@ export function draftToOverlay(domain: string, draft: OverlayDraft): Overlay {
     domain,
     description: draft.description,
     keywords: splitList(draft.keywords, ","),
-    priority_overrides: Object.fromEntries(draft.overrides.map((o) => [o.id.trim(), numberOrText(o.priority)])),
+    priority_overrides: Object.fromEntries(
+      draft.overrides.map((o) => [o.id.trim(), numberOrText(o.priority)]),
+    ),
     additional_principles: draft.principles.map((p) => draftToPrinciple(p, domain)),
     sensitive: draft.settings.sensitive,
     excluded: draft.settings.excluded,
@@ -64,12 +107,23 @@ export function draftToOverlay(domain: string, draft: OverlayDraft): Overlay {
 }
 
 /** The edits from the draft the text was read as to `draft`, or null when principle rows were reordered. */
-function overlayEdits(domain: string, draft: OverlayDraft, from: OverlayDraft, grain: EditGrain): YamlEdit[] | null {
+function overlayEdits(
+  domain: string,
+  draft: OverlayDraft,
+  from: OverlayDraft,
+  grain: EditGrain,
+): YamlEdit[] | null {
   const { additional_principles: _wasList, ...was } = overlayToYaml(draftToOverlay(domain, from));
   const { additional_principles: _isList, ...is } = overlayToYaml(draftToOverlay(domain, draft));
   // `domain` is never edited here; the file may leave it out.
   const fields = Object.keys({ ...was, ...is }).filter((key) => key !== "domain");
-  const principles = principleListEdits("additional_principles", from.principles, draft.principles, domain, grain);
+  const principles = principleListEdits(
+    "additional_principles",
+    from.principles,
+    draft.principles,
+    domain,
+    grain,
+  );
   if (principles === null) return null;
   return [...fields.flatMap((key) => valueEdits([key], was[key], is[key], grain)), ...principles];
 }
@@ -80,14 +134,20 @@ function overlayEdits(domain: string, draft: OverlayDraft, from: OverlayDraft, g
  * version's diff shows the edit alone; when that cannot be done faithfully (checked by
  * reading the result back), the whole file is written by the engine's serializer.
  */
-export function draftToYaml(domain: string, draft: OverlayDraft, readFrom?: { draft: OverlayDraft; text: string }): string {
+export function draftToYaml(
+  domain: string,
+  draft: OverlayDraft,
+  readFrom?: { draft: OverlayDraft; text: string },
+): string {
   const patched = readFrom
     ? patchedText(
         readFrom.text,
         (grain) => overlayEdits(domain, draft, readFrom.draft, grain),
         (text) => {
           const check = draftFromYaml(text, domain);
-          return check.ok && same(draftToOverlay(domain, check.draft), draftToOverlay(domain, draft));
+          return (
+            check.ok && same(draftToOverlay(domain, check.draft), draftToOverlay(domain, draft))
+          );
         },
       )
     : null;

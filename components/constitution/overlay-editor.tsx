@@ -24,7 +24,11 @@ export function OverlayEditor({
   canEdit: boolean;
 }) {
   const read = useCallback((text: string) => draftFromYaml(text, domain), [domain]);
-  const write = useCallback((draft: OverlayDraft, readFrom: { draft: OverlayDraft; text: string }) => draftToYaml(domain, draft, readFrom), [domain]);
+  const write = useCallback(
+    (draft: OverlayDraft, readFrom: { draft: OverlayDraft; text: string }) =>
+      draftToYaml(domain, draft, readFrom),
+    [domain],
+  );
   return (
     <ConstitutionFileEditor
       noun="overlay"

@@ -11,7 +11,10 @@ export function OverlaysTable({ overlays }: { overlays: Overlay[] }) {
         return (
           <tr key={o.domain} data-testid={`overlay-${o.domain}`}>
             <Td className="whitespace-nowrap">
-              <Link href={`/constitution/overlays/${o.domain}`} className="font-medium text-indigo-600 hover:underline">
+              <Link
+                href={`/constitution/overlays/${o.domain}`}
+                className="font-medium text-indigo-600 hover:underline"
+              >
                 {o.domain}
               </Link>
             </Td>
@@ -23,7 +26,13 @@ export function OverlaysTable({ overlays }: { overlays: Overlay[] }) {
             <Td className="tabular-nums">{o.keywords.length}</Td>
             <Td className="tabular-nums">{o.additional_principles.length}</Td>
             <Td className="font-mono text-xs">
-              {overrides.length === 0 ? <span className="text-slate-400">—</span> : overrides.map(([id, priority]) => <span key={id} className="block whitespace-nowrap">{`${id} → ${priority}`}</span>)}
+              {overrides.length === 0 ? (
+                <span className="text-slate-400">—</span>
+              ) : (
+                overrides.map(([id, priority]) => (
+                  <span key={id} className="block whitespace-nowrap">{`${id} → ${priority}`}</span>
+                ))
+              )}
             </Td>
             <Td>
               <span className="flex gap-1">

@@ -43,12 +43,26 @@ export const emptyPrinciple = (): PrincipleDraft => ({
   domain: "",
 });
 
-const PRINCIPLE_FIELDS = new Set(["id", "level", "priority", "title", "rule", "examples_allow", "examples_deny", "remediation", "domain", "keywords", "keywords_block", "keywords_style"]);
+const PRINCIPLE_FIELDS = new Set([
+  "id",
+  "level",
+  "priority",
+  "title",
+  "rule",
+  "examples_allow",
+  "examples_deny",
+  "remediation",
+  "domain",
+  "keywords",
+  "keywords_block",
+  "keywords_style",
+]);
 
 /** Thrown while reading YAML into a draft: the value has a shape the form cannot hold. */
 export class Unrepresentable extends Error {}
 
-export const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isMapping = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function scalar(value: unknown, field: string): string {
   if (value === null || value === undefined) return "";
@@ -75,9 +89,20 @@ export function flag(value: unknown, field: string): boolean {
  */
 export function principleDraft(value: unknown, at: string, domain: string | null): PrincipleDraft {
   if (!isMapping(value)) throw new Unrepresentable(`${at} must be a mapping (key: value pairs)`);
-  for (const key of Object.keys(value)) if (!PRINCIPLE_FIELDS.has(key)) throw new Unrepresentable(`${at}.${key} is not a known field`);
-  if (domain !== null && value.domain !== undefined && value.domain !== null && value.domain !== domain) throw new Unrepresentable(`${at}.domain must be ${domain} or left out`);
-  const keywords = [...list(value.keywords, `${at}.keywords`), ...list(value.keywords_block, `${at}.keywords_block`), ...list(value.keywords_style, `${at}.keywords_style`)];
+  for (const key of Object.keys(value))
+    if (!PRINCIPLE_FIELDS.has(key)) throw new Unrepresentable(`${at}.${key} is not a known field`);
+  if (
+    domain !== null &&
+    value.domain !== undefined &&
+    value.domain !== null &&
+    value.domain !== domain
+  )
+    throw new Unrepresentable(`${at}.domain must be ${domain} or left out`);
+  const keywords = [
+    ...list(value.keywords, `${at}.keywords`),
+    ...list(value.keywords_block, `${at}.keywords_block`),
+    ...list(value.keywords_style, `${at}.keywords_style`),
+  ];
   return {
     key: rowKey(),
     id: scalar(value.id, `${at}.id`),
@@ -97,14 +122,22 @@ export function principleDraft(value: unknown, at: string, domain: string | null
  * Reads YAML text as a mapping and hands it to `read`; a syntax error, a non-mapping or
  * an `Unrepresentable` thrown by `read` becomes the reason the form cannot hold the text.
  */
-export function readMapping<D>(text: string, read: (value: Record<string, unknown>) => D): DraftRead<D> {
+export function readMapping<D>(
+  text: string,
+  read: (value: Record<string, unknown>) => D,
+): DraftRead<D> {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const syntax = doc.errors[0];
-  if (syntax) return { ok: false, reason: `line ${lines.linePos(syntax.pos[0]).line}: ${syntax.message.split("\n")[0] ?? "invalid YAML"}` };
+  if (syntax)
+    return {
+      ok: false,
+      reason: `line ${lines.linePos(syntax.pos[0]).line}: ${syntax.message.split("\n")[0] ?? "invalid YAML"}`,
+    };
   const value: unknown = doc.toJS();
   try {
-    if (!isMapping(value)) throw new Unrepresentable("the file must be a mapping (key: value pairs)");
+    if (!isMapping(value))
+      throw new Unrepresentable("the file must be a mapping (key: value pairs)");
     return { ok: true, draft: read(value) };
   } catch (error) {
     if (error instanceof Unrepresentable) return { ok: false, reason: error.message };
@@ -114,7 +147,8 @@ export function readMapping<D>(text: string, read: (value: Record<string, unknow
 
 /** Fails when `value` has a key outside `fields`. */
 export function onlyFields(value: Record<string, unknown>, fields: ReadonlySet<string>): void {
-  for (const key of Object.keys(value)) if (!fields.has(key)) throw new Unrepresentable(`${key} is not a known field`);
+  for (const key of Object.keys(value))
+    if (!fields.has(key)) throw new Unrepresentable(`${key} is not a known field`);
 }
 
 export const splitList = (text: string, separator: string | RegExp): string[] =>

@@ -5,7 +5,15 @@ import { Field, Input, Options, Select, Table, Td } from "@/components/ui/primit
 import { LEVELS } from "@/lib/constitution/schema";
 import { LevelBadge } from "./level-badge";
 
-export type PrincipleRow = { id: string; level: string; priority: number; title: string; rule: string; keywords: string[]; domain: string | null };
+export type PrincipleRow = {
+  id: string;
+  level: string;
+  priority: number;
+  title: string;
+  rule: string;
+  keywords: string[];
+  domain: string | null;
+};
 
 const CORE = "core";
 /** A rule longer than this is shown cut to two lines, with a button to show it all. */
@@ -18,7 +26,13 @@ function RuleText({ id, rule }: { id: string; rule: string }) {
   return (
     <span className="block">
       <span className={open ? "whitespace-pre-wrap" : "line-clamp-2"}>{rule}</span>
-      <button type="button" className="text-xs font-medium text-indigo-700 hover:underline" aria-expanded={open} aria-label={`${open ? "Show less of" : "Show all of"} the rule of ${id}`} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="text-xs font-medium text-indigo-700 hover:underline"
+        aria-expanded={open}
+        aria-label={`${open ? "Show less of" : "Show all of"} the rule of ${id}`}
+        onClick={() => setOpen(!open)}
+      >
         {open ? "Show less" : "Show all"}
       </button>
     </span>
@@ -29,7 +43,13 @@ function RuleText({ id, rule }: { id: string; rule: string }) {
  * Every principle, core and overlays, in the order given (the page passes precedence
  * order, as retrieval ranks them), filtered in the browser by level, domain and text.
  */
-export function PrinciplesTable({ principles, domains }: { principles: PrincipleRow[]; domains: string[] }) {
+export function PrinciplesTable({
+  principles,
+  domains,
+}: {
+  principles: PrincipleRow[];
+  domains: string[];
+}) {
   const [level, setLevel] = useState("");
   const [domain, setDomain] = useState("");
   const [query, setQuery] = useState("");
@@ -60,17 +80,33 @@ export function PrinciplesTable({ principles, domains }: { principles: Principle
           </Select>
         </Field>
         <Field label="Search principles">
-          <Input type="search" placeholder="Id, title, rule or keyword" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <Input
+            type="search"
+            placeholder="Id, title, rule or keyword"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
         </Field>
       </div>
       <p className="text-xs text-slate-500" aria-live="polite">
-        {shown.length} of {principles.length} principles, in precedence order: hard before soft, then higher priority, then the more specific, then id.
+        {shown.length} of {principles.length} principles, in precedence order: hard before soft,
+        then higher priority, then the more specific, then id.
       </p>
-      <Table head={["Id", "Level", "Priority", "Title", "Rule", "Domain"]} empty={shown.length === 0 ? <p className="px-3 py-4 text-sm text-slate-500">No principle matches these filters.</p> : null}>
+      <Table
+        head={["Id", "Level", "Priority", "Title", "Rule", "Domain"]}
+        empty={
+          shown.length === 0 ? (
+            <p className="px-3 py-4 text-sm text-slate-500">No principle matches these filters.</p>
+          ) : null
+        }
+      >
         {shown.map((p) => (
           <tr key={p.id} data-testid={`principle-${p.id}`}>
             <Td className="whitespace-nowrap font-mono text-xs">
-              <Link href={`/principles/${encodeURIComponent(p.id)}`} className="text-indigo-600 hover:underline">
+              <Link
+                href={`/principles/${encodeURIComponent(p.id)}`}
+                className="text-indigo-600 hover:underline"
+              >
                 {p.id}
               </Link>
             </Td>

@@ -38,7 +38,10 @@ function Chips({ text }: { text: string }) {
   return (
     <span className="flex flex-wrap gap-1">
       {items.map((item, i) => (
-        <span key={i} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">
+        <span
+          key={i}
+          className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700"
+        >
           {item}
         </span>
       ))}
@@ -46,9 +49,20 @@ function Chips({ text }: { text: string }) {
   );
 }
 
-function PrincipleView({ principle: p, index, core }: { principle: PrincipleDraft; index: number; core: boolean }) {
+function PrincipleView({
+  principle: p,
+  index,
+  core,
+}: {
+  principle: PrincipleDraft;
+  index: number;
+  core: boolean;
+}) {
   return (
-    <article aria-label={`Principle ${index + 1}${p.id ? ` ${p.id}` : ""}`} className="space-y-3 rounded-md border border-slate-200 p-3">
+    <article
+      aria-label={`Principle ${index + 1}${p.id ? ` ${p.id}` : ""}`}
+      className="space-y-3 rounded-md border border-slate-200 p-3"
+    >
       <header className="flex flex-wrap items-center gap-2">
         <span className="font-mono text-xs text-slate-500">{p.id || "(no id)"}</span>
         <LevelBadge level={p.level} />
@@ -75,7 +89,15 @@ function PrincipleView({ principle: p, index, core }: { principle: PrincipleDraf
   );
 }
 
-function PrinciplesView({ title, principles, core }: { title: string; principles: PrincipleDraft[]; core: boolean }) {
+function PrinciplesView({
+  title,
+  principles,
+  core,
+}: {
+  title: string;
+  principles: PrincipleDraft[];
+  core: boolean;
+}) {
   return (
     <section className="space-y-3" aria-label={title}>
       <h3 className="text-sm font-medium text-slate-700">

@@ -6,7 +6,13 @@ import { useAction } from "@/components/ui/use-action";
 import { rollbackConstitutionAction } from "@/lib/actions/rollback-constitution";
 
 /** Rolls back to `toVersionId` as a new version, after an inline confirm with an optional message. */
-export function RollbackButton({ toVersionId, baseVersionId }: { toVersionId: number; baseVersionId: number }) {
+export function RollbackButton({
+  toVersionId,
+  baseVersionId,
+}: {
+  toVersionId: number;
+  baseVersionId: number;
+}) {
   const [message, setMessage] = useState("");
   const rollback = useAction(rollbackConstitutionAction);
 
@@ -22,11 +28,20 @@ export function RollbackButton({ toVersionId, baseVersionId }: { toVersionId: nu
       <ConfirmButton
         variant="danger"
         question={`Make version ${toVersionId} current again? This saves its content as a new version; history is kept.`}
-        details={<Input aria-label="Rollback message" placeholder={`Roll back to version ${toVersionId}`} value={message} onChange={(e) => setMessage(e.target.value)} />}
+        details={
+          <Input
+            aria-label="Rollback message"
+            placeholder={`Roll back to version ${toVersionId}`}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+        }
         confirmLabel="Confirm rollback"
         pendingLabel="Rolling back…"
         pending={rollback.isPending}
-        onConfirm={() => rollback.mutateAsync({ toVersionId, baseVersionId, message: message.trim() || undefined })}
+        onConfirm={() =>
+          rollback.mutateAsync({ toVersionId, baseVersionId, message: message.trim() || undefined })
+        }
       >
         Roll back to this version
       </ConfirmButton>

@@ -80,7 +80,11 @@ export function SaveFilePanel({
         void submit(e);
       }}
     >
-      <Field label="Commit message" hint="Say what changed and why; it is shown in the history." error={messageError}>
+      <Field
+        label="Commit message"
+        hint="Say what changed and why; it is shown in the history."
+        error={messageError}
+      >
         <Input {...form.register("message")} />
       </Field>
       {preview}
@@ -96,7 +100,10 @@ export function SaveFilePanel({
         </p>
       ) : null}
       {failure?.code === "conflict" && conflictWith !== null ? (
-        <ErrorText>{failure?.message} Or re-apply your draft on top of version {conflictWith}: its change is shown above.</ErrorText>
+        <ErrorText>
+          {failure?.message} Or re-apply your draft on top of version {conflictWith}: its change is
+          shown above.
+        </ErrorText>
       ) : failure?.code === "conflict" ? (
         <ErrorText>
           {failure.message}{" "}
@@ -106,7 +113,8 @@ export function SaveFilePanel({
         </ErrorText>
       ) : failure && located.length > 0 ? (
         <ErrorText>
-          The server refused the {noun} ({located.length} {located.length === 1 ? "problem" : "problems"}, listed above); nothing was saved.
+          The server refused the {noun} ({located.length}{" "}
+          {located.length === 1 ? "problem" : "problems"}, listed above); nothing was saved.
         </ErrorText>
       ) : failure && !fieldMessage(failure, "message") ? (
         <ErrorText>{failure.message}</ErrorText>

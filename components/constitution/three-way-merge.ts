@@ -46,7 +46,8 @@ function applyWithin(base: string[], start: number, end: number, own: readonly H
   return out;
 }
 
-const shift = (own: readonly Hunk[]) => own.reduce((n, h) => n + h.lines.length - (h.end - h.start), 0);
+const shift = (own: readonly Hunk[]) =>
+  own.reduce((n, h) => n + h.lines.length - (h.end - h.start), 0);
 
 /**
  * A three-way merge of text by lines (diff3): the changes from `base` to `theirs` and from
@@ -58,7 +59,10 @@ const shift = (own: readonly Hunk[]) => own.reduce((n, h) => n + h.lines.length 
 export function mergeThreeWay(base: string, theirs: string, mine: string): MergeResult {
   const b = linesOf(base);
   const sides = { theirs: hunks(b, linesOf(theirs)), mine: hunks(b, linesOf(mine)) };
-  const all = [...sides.theirs.map((h) => ({ ...h, side: "theirs" as const })), ...sides.mine.map((h) => ({ ...h, side: "mine" as const }))].sort((x, y) => x.start - y.start || x.end - y.end);
+  const all = [
+    ...sides.theirs.map((h) => ({ ...h, side: "theirs" as const })),
+    ...sides.mine.map((h) => ({ ...h, side: "mine" as const })),
+  ].sort((x, y) => x.start - y.start || x.end - y.end);
 
   // Groups of hunks that overlap or start at the same line; each group is decided on its own.
   const groups: { start: number; end: number; hunks: typeof all }[] = [];
@@ -77,9 +81,16 @@ export function mergeThreeWay(base: string, theirs: string, mine: string): Merge
   for (const g of groups) {
     out.push(...b.slice(at, g.start));
     at = g.end;
-    const own = { theirs: g.hunks.filter((h) => h.side === "theirs"), mine: g.hunks.filter((h) => h.side === "mine") };
-    const region = { theirs: applyWithin(b, g.start, g.end, own.theirs), mine: applyWithin(b, g.start, g.end, own.mine) };
-    if (own.mine.length === 0 || region.mine.join("") === region.theirs.join("")) out.push(...region.theirs);
+    const own = {
+      theirs: g.hunks.filter((h) => h.side === "theirs"),
+      mine: g.hunks.filter((h) => h.side === "mine"),
+    };
+    const region = {
+      theirs: applyWithin(b, g.start, g.end, own.theirs),
+      mine: applyWithin(b, g.start, g.end, own.mine),
+    };
+    if (own.mine.length === 0 || region.mine.join("") === region.theirs.join(""))
+      out.push(...region.theirs);
     else if (own.theirs.length === 0) out.push(...region.mine);
     else {
       conflicts.push({

@@ -12,14 +12,20 @@ const PAUSE_MS = 200;
  * Runs once typing pauses; `pending` is true until the latest text has been checked.
  * `warnings` are what loads but is dubious (a priority written as text, say).
  */
-export function useConstitutionCheck(files: readonly ConstitutionFile[], path: string, text: string): { pending: boolean; issues: ConstitutionIssue[]; warnings: ConstitutionIssue[] } {
+export function useConstitutionCheck(
+  files: readonly ConstitutionFile[],
+  path: string,
+  text: string,
+): { pending: boolean; issues: ConstitutionIssue[]; warnings: ConstitutionIssue[] } {
   const [checked, setChecked] = useState(text);
   useEffect(() => {
     const timer = setTimeout(() => setChecked(text), PAUSE_MS);
     return () => clearTimeout(timer);
   }, [text]);
   const { issues, warnings } = useMemo(() => {
-    const others = files.filter((f) => f.path !== path && f.path !== path.replace(/\.yaml$/, ".yml"));
+    const others = files.filter(
+      (f) => f.path !== path && f.path !== path.replace(/\.yaml$/, ".yml"),
+    );
     const result = parseConstitution([...others, { path, text: checked }]);
     return { issues: result.ok ? [] : result.issues, warnings: result.warnings ?? [] };
   }, [files, path, checked]);

@@ -17,16 +17,55 @@ items:
 
 describe("patchYaml changes only the lines it touches", () => {
   it.each<[string, YamlEdit[], string]>([
-    ["a scalar, keeping a trailing comment", [{ op: "set", path: ["top"], value: 5 }], FILE.replace("top: 1 # kept", "top: 5 # kept")],
-    ["a quoted scalar stays quoted", [{ op: "set", path: ["items", 0, "id"], value: "A2" }], FILE.replace('id: "A"', 'id: "A2"')],
-    ["a folded scalar stays folded", [{ op: "set", path: ["items", 0, "rule"], value: "New text.\n" }], FILE.replace("Folded\n      text.", "New text.")],
-    ["a flow list keeps its style", [{ op: "set", path: ["items", 0, "tags"], value: ["z"] }], FILE.replace('["x", "y"]', '["z"]')],
-    ["a missing key is added at the end of its mapping", [{ op: "set", path: ["items", 1, "m"], value: 3 }], `${FILE}    m: 3\n`],
-    ["a missing key is added before the first, when asked", [{ op: "set", path: ["desc"], value: "D", where: "start" }], FILE.replace("top: 1", "desc: D\ntop: 1")],
-    ["a key is deleted with its lines", [{ op: "delete", path: ["items", 0, "rule"] }], FILE.replace("    rule: >\n      Folded\n      text.\n", "")],
+    [
+      "a scalar, keeping a trailing comment",
+      [{ op: "set", path: ["top"], value: 5 }],
+      FILE.replace("top: 1 # kept", "top: 5 # kept"),
+    ],
+    [
+      "a quoted scalar stays quoted",
+      [{ op: "set", path: ["items", 0, "id"], value: "A2" }],
+      FILE.replace('id: "A"', 'id: "A2"'),
+    ],
+    [
+      "a folded scalar stays folded",
+      [{ op: "set", path: ["items", 0, "rule"], value: "New text.\n" }],
+      FILE.replace("Folded\n      text.", "New text."),
+    ],
+    [
+      "a flow list keeps its style",
+      [{ op: "set", path: ["items", 0, "tags"], value: ["z"] }],
+      FILE.replace('["x", "y"]', '["z"]'),
+    ],
+    [
+      "a missing key is added at the end of its mapping",
+      [{ op: "set", path: ["items", 1, "m"], value: 3 }],
+      `${FILE}    m: 3\n`,
+    ],
+    [
+      "a missing key is added before the first, when asked",
+      [{ op: "set", path: ["desc"], value: "D", where: "start" }],
+      FILE.replace("top: 1", "desc: D\ntop: 1"),
+    ],
+    [
+      "a key is deleted with its lines",
+      [{ op: "delete", path: ["items", 0, "rule"] }],
+      FILE.replace("    rule: >\n      Folded\n      text.\n", ""),
+    ],
     ["an absent key needs no change", [{ op: "delete", path: ["items", 0, "nope"] }], FILE],
-    ["an item is removed with its separator", [{ op: "delete", path: ["items", 0] }], FILE.replace('  - id: "A"\n    rule: >\n      Folded\n      text.\n    tags: ["x", "y"]\n\n', "")],
-    ["the last item is removed with the blank line before it", [{ op: "delete", path: ["items", 1] }], FILE.replace("\n  - id: B\n    n: 2\n", "")],
+    [
+      "an item is removed with its separator",
+      [{ op: "delete", path: ["items", 0] }],
+      FILE.replace(
+        '  - id: "A"\n    rule: >\n      Folded\n      text.\n    tags: ["x", "y"]\n\n',
+        "",
+      ),
+    ],
+    [
+      "the last item is removed with the blank line before it",
+      [{ op: "delete", path: ["items", 1] }],
+      FILE.replace("\n  - id: B\n    n: 2\n", ""),
+    ],
     [
       "items are appended in order, in their neighbour's style, spaced like the others",
       [
@@ -35,18 +74,33 @@ describe("patchYaml changes only the lines it touches", () => {
       ],
       `${FILE}\n  - id: C\n    n: 3\n\n  - id: D\n`,
     ],
-    ["a flow list gets an item on its last line, quoted like its last", [{ op: "append", path: ["items", 0, "tags"], value: "z" }], FILE.replace('["x", "y"]', '["x", "y", "z"]')],
-    ["several edits at once", [{ op: "set", path: ["items", 1, "n"], value: 9 }, { op: "set", path: ["top"], value: 0 }], FILE.replace("n: 2", "n: 9").replace("top: 1", "top: 0")],
+    [
+      "a flow list gets an item on its last line, quoted like its last",
+      [{ op: "append", path: ["items", 0, "tags"], value: "z" }],
+      FILE.replace('["x", "y"]', '["x", "y", "z"]'),
+    ],
+    [
+      "several edits at once",
+      [
+        { op: "set", path: ["items", 1, "n"], value: 9 },
+        { op: "set", path: ["top"], value: 0 },
+      ],
+      FILE.replace("n: 2", "n: 9").replace("top: 1", "top: 0"),
+    ],
   ])("%s", (_, edits, expected) => {
     expect(patchYaml(FILE, edits)).toBe(expected);
   });
 
   it("quotes an item a plain flow list could not hold", () => {
-    expect(patchYaml("a: [x, y]\n", [{ op: "append", path: ["a"], value: "p, q" }])).toBe('a: [x, y, "p, q"]\n');
+    expect(patchYaml("a: [x, y]\n", [{ op: "append", path: ["a"], value: "p, q" }])).toBe(
+      'a: [x, y, "p, q"]\n',
+    );
   });
 
   it("adds a line break when the file has none at its end", () => {
-    expect(patchYaml("a:\n  - x: 1", [{ op: "set", path: ["a", 0, "y"], value: 2 }])).toBe("a:\n  - x: 1\n    y: 2\n");
+    expect(patchYaml("a:\n  - x: 1", [{ op: "set", path: ["a", 0, "y"], value: 2 }])).toBe(
+      "a:\n  - x: 1\n    y: 2\n",
+    );
   });
 });
 
@@ -56,9 +110,20 @@ describe("patchYaml declines what it cannot do faithfully", () => {
     ["a key in a flow mapping", "a: {b: 1}\n", [{ op: "set", path: ["a", "b"], value: 2 }]],
     ["an item of a flow list", "a: [1, 2]\n", [{ op: "delete", path: ["a", 0] }]],
     ["appending to an empty list", "a: []\n", [{ op: "append", path: ["a"], value: 1 }]],
-    ["appending a mapping to a flow list", "a: [1]\n", [{ op: "append", path: ["a"], value: { b: 1 } }]],
+    [
+      "appending a mapping to a flow list",
+      "a: [1]\n",
+      [{ op: "append", path: ["a"], value: { b: 1 } }],
+    ],
     ["a path through nothing", "a: 1\n", [{ op: "set", path: ["b", "c"], value: 1 }]],
-    ["overlapping edits", FILE, [{ op: "delete", path: ["items", 0] }, { op: "set", path: ["items", 0, "id"], value: "Z" }]],
+    [
+      "overlapping edits",
+      FILE,
+      [
+        { op: "delete", path: ["items", 0] },
+        { op: "set", path: ["items", 0, "id"], value: "Z" },
+      ],
+    ],
   ])("%s", (_, text, edits) => {
     expect(patchYaml(text, edits)).toBeNull();
   });

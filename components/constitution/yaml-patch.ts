@@ -26,18 +26,23 @@ const RENDER = { flowCollectionPadding: false } as const;
 const lineStart = (text: string, offset: number) => text.lastIndexOf("\n", offset - 1) + 1;
 const column = (text: string, offset: number) => offset - lineStart(text, offset);
 /** Indents every line but the first by `by` spaces (blank lines stay empty). */
-const indentRest = (block: string, by: number) => block.replace(/\n(?=[^\n])/g, `\n${" ".repeat(by)}`);
+const indentRest = (block: string, by: number) =>
+  block.replace(/\n(?=[^\n])/g, `\n${" ".repeat(by)}`);
 const indentAll = (block: string, by: number) => " ".repeat(by) + indentRest(block, by);
 
 function nodeAt(doc: Document.Parsed, path: readonly PathItem[]): unknown {
   return path.length === 0 ? doc.contents : doc.getIn(path, true);
 }
 
-function pairAt(doc: Document.Parsed, path: readonly PathItem[]): { map: unknown; pair: Pair<Ranged, Ranged | null> | undefined } {
+function pairAt(
+  doc: Document.Parsed,
+  path: readonly PathItem[],
+): { map: unknown; pair: Pair<Ranged, Ranged | null> | undefined } {
   const map = nodeAt(doc, path.slice(0, -1));
   const key = path.at(-1);
   if (!isMap(map)) return { map, pair: undefined };
-  const pair = map.items.find((p) => isScalar(p.key) && p.key.value === key) as Pair<Ranged, Ranged | null> | undefined;
+  const pair = map.items.find((p) => isScalar(p.key) && p.key.value === key) as
+    Pair<Ranged, Ranged | null> | undefined;
   return { map, pair };
 }
 
@@ -46,19 +51,34 @@ function pairAt(doc: Document.Parsed, path: readonly PathItem[]): { map: unknown
  * folding of strings, flow or block lists, and, in a mapping, each value's style by key.
  */
 function styleLike(node: unknown, like: unknown): void {
-  if (isScalar(like) && isScalar(node) && typeof like.value === "string" && typeof node.value === "string") node.type = like.type;
+  if (
+    isScalar(like) &&
+    isScalar(node) &&
+    typeof like.value === "string" &&
+    typeof node.value === "string"
+  )
+    node.type = like.type;
   if (isSeq(like) && isSeq(node)) {
     node.flow = like.flow;
     const types = new Set(like.items.map((i) => (isScalar(i) ? i.type : undefined)));
     const [type] = [...types];
-    if (types.size === 1 && type) for (const item of node.items) if (isScalar(item) && typeof item.value === "string") item.type = type;
+    if (types.size === 1 && type)
+      for (const item of node.items)
+        if (isScalar(item) && typeof item.value === "string") item.type = type;
   }
   if (isMap(like) && isMap(node) && !like.flow) {
-    for (const pair of node.items) styleLike(pair.value, like.items.find((p) => isScalar(p.key) && isScalar(pair.key) && p.key.value === pair.key.value)?.value);
+    for (const pair of node.items)
+      styleLike(
+        pair.value,
+        like.items.find(
+          (p) => isScalar(p.key) && isScalar(pair.key) && p.key.value === pair.key.value,
+        )?.value,
+      );
   }
 }
 
-const render = (doc: Document, indent: number) => doc.toString({ ...RENDER, lineWidth: Math.max(40, LINE_WIDTH - indent) });
+const render = (doc: Document, indent: number) =>
+  doc.toString({ ...RENDER, lineWidth: Math.max(40, LINE_WIDTH - indent) });
 
 /** `key: value` as YAML text, the value in the style of `like` where that keeps its meaning. */
 function renderPair(key: PathItem, value: unknown, like: unknown, indent: number): string {
@@ -73,11 +93,20 @@ const FLOW_INDICATOR = /[,[\]{}#]|: /;
 /** `, value` after the last item of a flow list (scalars only), in that item's style, on its line. */
 function flowAppend(last: unknown, value: unknown, order: number): Splice | null {
   const item = last as Ranged | null | undefined;
-  if (!item?.range || !isScalar(item) || (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")) return null;
+  if (
+    !item?.range ||
+    !isScalar(item) ||
+    (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")
+  )
+    return null;
   const added = new Document(value);
   styleLike(added.contents, item);
   let rendered = added.toString({ lineWidth: 0 }).trimEnd();
-  if (isScalar(added.contents) && added.contents.type !== "QUOTE_SINGLE" && FLOW_INDICATOR.test(rendered)) {
+  if (
+    isScalar(added.contents) &&
+    added.contents.type !== "QUOTE_SINGLE" &&
+    FLOW_INDICATOR.test(rendered)
+  ) {
     added.contents.type = "QUOTE_DOUBLE";
     rendered = added.toString({ lineWidth: 0 }).trimEnd();
   }
@@ -86,7 +115,12 @@ function flowAppend(last: unknown, value: unknown, order: number): Splice | null
   return { start: at, end: at, text: `, ${rendered}`, order };
 }
 
-function spliceFor(doc: Document.Parsed, text: string, edit: YamlEdit, order: number): Splice | "none" | null {
+function spliceFor(
+  doc: Document.Parsed,
+  text: string,
+  edit: YamlEdit,
+  order: number,
+): Splice | "none" | null {
   if (edit.op === "append") {
     const seq = nodeAt(doc, edit.path);
     if (!isSeq(seq) || seq.items.length === 0) return null;
@@ -98,11 +132,18 @@ function spliceFor(doc: Document.Parsed, text: string, edit: YamlEdit, order: nu
     const dash = text.slice(lineStart(text, first.range[0]), first.range[0]).indexOf("-");
     if (dash < 0) return null;
     const second = seq.items[1] as Ranged | undefined;
-    const spaced = second?.range ? /\n\s*\n/.test(text.slice(first.range[1] - 1, lineStart(text, second.range[0]))) : false;
+    const spaced = second?.range
+      ? /\n\s*\n/.test(text.slice(first.range[1] - 1, lineStart(text, second.range[0])))
+      : false;
     const added = new Document([edit.value]);
     styleLike(added.getIn([0], true), last);
     const item = indentAll(render(added, dash), dash);
-    return { start: end, end, text: `${text[end - 1] === "\n" ? "" : "\n"}${spaced ? "\n" : ""}${item}`, order };
+    return {
+      start: end,
+      end,
+      text: `${text[end - 1] === "\n" ? "" : "\n"}${spaced ? "\n" : ""}${item}`,
+      order,
+    };
   }
 
   const last = edit.path.at(-1);

@@ -5,7 +5,12 @@ import { SEED_CONFLICT_EXAMPLE } from "@/test/fixtures/seeds/constitution";
 
 type Side = { id: string; level: Level; priority: number; domain: string | null };
 
-const p = (id: string, level: Level, priority: number, domain: string | null = null): Side => ({ id, level, priority, domain });
+const p = (id: string, level: Level, priority: number, domain: string | null = null): Side => ({
+  id,
+  level,
+  priority,
+  domain,
+});
 
 /** A small deterministic PRNG (mulberry32), so shuffles are reproducible. */
 function random(seed: number): () => number {
@@ -46,8 +51,16 @@ const RULES: { rule: string; rows: [label: string, winner: Side, loser: Side][] 
     rows: [
       ["even at a lower priority", p("CORE.H.1", "hard", 85), p("SOFT.S.1", "soft", 100)],
       ["even at the lowest priority", p("CORE.H.1", "hard", 1), p("SOFT.S.1", "soft", 84)],
-      ["even against a more specific soft norm", p("CORE.H.1", "hard", 85), p("MED.S.1", "soft", 84, "medical")],
-      ["even against a soft norm with a smaller id", p("Z.H.1", "hard", 90), p("A.S.1", "soft", 90)],
+      [
+        "even against a more specific soft norm",
+        p("CORE.H.1", "hard", 85),
+        p("MED.S.1", "soft", 84, "medical"),
+      ],
+      [
+        "even against a soft norm with a smaller id",
+        p("Z.H.1", "hard", 90),
+        p("A.S.1", "soft", 90),
+      ],
     ],
   },
   {
@@ -55,7 +68,11 @@ const RULES: { rule: string; rows: [label: string, winner: Side, loser: Side][] 
     rows: [
       ["soft, by one point", p("SOFT.A.1", "soft", 71), p("SOFT.B.1", "soft", 70)],
       ["hard, over a smaller id", p("Z.H.1", "hard", 100), p("A.H.1", "hard", 95)],
-      ["over a more specific principle", p("SOFT.HELPFUL.1", "soft", 80), p("MED.DISCLAIMER.1", "soft", 79, "medical")],
+      [
+        "over a more specific principle",
+        p("SOFT.HELPFUL.1", "soft", 80),
+        p("MED.DISCLAIMER.1", "soft", 79, "medical"),
+      ],
     ],
   },
   {
@@ -69,8 +86,16 @@ const RULES: { rule: string; rows: [label: string, winner: Side, loser: Side][] 
     rule: "4. then the smaller id wins",
     rows: [
       ["two core principles", p("SOFT.A.1", "soft", 60), p("SOFT.B.1", "soft", 60)],
-      ["two domain principles of different domains", p("LEGAL.X.1", "hard", 90, "legal"), p("MED.X.1", "hard", 90, "medical")],
-      ["ids that differ in the last character", p("CORE.X.1", "hard", 95), p("CORE.X.2", "hard", 95)],
+      [
+        "two domain principles of different domains",
+        p("LEGAL.X.1", "hard", 90, "legal"),
+        p("MED.X.1", "hard", 90, "medical"),
+      ],
+      [
+        "ids that differ in the last character",
+        p("CORE.X.1", "hard", 95),
+        p("CORE.X.2", "hard", 95),
+      ],
     ],
   },
 ];
@@ -87,7 +112,9 @@ describe.each(RULES)("precedence rule $rule", ({ rows }) => {
 describe("comparePrecedence", () => {
   it("is zero only for principles that are equal in every compared field", () => {
     expect(comparePrecedence(p("A.1", "soft", 50), p("A.1", "soft", 50))).toBe(0);
-    expect(resolveConflict(p("A.1", "soft", 50), p("A.1", "soft", 50))).toEqual(p("A.1", "soft", 50));
+    expect(resolveConflict(p("A.1", "soft", 50), p("A.1", "soft", 50))).toEqual(
+      p("A.1", "soft", 50),
+    );
   });
 });
 
@@ -109,20 +136,36 @@ describe("orderByPrecedence", () => {
     p("SOFT.CLARITY.1", "soft", 40),
   ];
 
-  it.each([1, 2, 3, 42, 1234, 99_999])("sorts a list shuffled with seed %i into precedence order", (seed) => {
-    const shuffled = shuffle(expected, seed);
-    expect(orderByPrecedence(shuffled)).toEqual(expected);
-  });
+  it.each([1, 2, 3, 42, 1234, 99_999])(
+    "sorts a list shuffled with seed %i into precedence order",
+    (seed) => {
+      const shuffled = shuffle(expected, seed);
+      expect(orderByPrecedence(shuffled)).toEqual(expected);
+    },
+  );
 
   it("gives the same order whatever the input order", () => {
-    const orders = new Set(Array.from({ length: 50 }, (_, seed) => JSON.stringify(orderByPrecedence(shuffle(expected, seed)))));
+    const orders = new Set(
+      Array.from({ length: 50 }, (_, seed) =>
+        JSON.stringify(orderByPrecedence(shuffle(expected, seed))),
+      ),
+    );
     expect(orders.size).toBe(1);
   });
 
   it("keeps the input order of principles that tie on every rule (stable)", () => {
-    const tied = ["first", "second", "third"].map((tag) => ({ ...p("SOFT.SAME.1", "soft", 60), tag }));
+    const tied = ["first", "second", "third"].map((tag) => ({
+      ...p("SOFT.SAME.1", "soft", 60),
+      tag,
+    }));
     const list = [p("SOFT.Z.1", "soft", 30), ...tied, p("CORE.H.1", "hard", 90)];
-    expect(orderByPrecedence(list).map((x) => ("tag" in x ? x.tag : x.id))).toEqual(["CORE.H.1", "first", "second", "third", "SOFT.Z.1"]);
+    expect(orderByPrecedence(list).map((x) => ("tag" in x ? x.tag : x.id))).toEqual([
+      "CORE.H.1",
+      "first",
+      "second",
+      "third",
+      "SOFT.Z.1",
+    ]);
   });
 
   it("returns a new array and leaves its input alone", () => {

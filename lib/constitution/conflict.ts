@@ -5,11 +5,16 @@ import type { Level, Principle } from "./schema";
  * one; `overlay` is the overlay that brings it into force, null for a core principle
  * (which is in force under every domain, whatever its `domain` label says).
  */
-export type ResolvedPrinciple = Principle & { base_priority: number; overridden_by: string | null; overlay: string | null };
+export type ResolvedPrinciple = Principle & {
+  base_priority: number;
+  overridden_by: string | null;
+  overlay: string | null;
+};
 
 const LEVEL_RANK: Record<Level, number> = { hard: 0, soft: 1 };
 
-type Comparable = Pick<Principle, "id" | "level" | "priority" | "domain"> & Partial<Pick<Principle, "examples_allow" | "examples_deny" | "keywords" | "rule">>;
+type Comparable = Pick<Principle, "id" | "level" | "priority" | "domain"> &
+  Partial<Pick<Principle, "examples_allow" | "examples_deny" | "keywords" | "rule">>;
 
 /**
  * The constitution-store spec's precedence: hard before soft, then higher priority, then the more
@@ -37,7 +42,13 @@ export function specificity(p: Comparable): number {
   const deny = Math.min(p.examples_deny?.length ?? 0, SPECIFICITY_EXAMPLES);
   const allow = Math.min(p.examples_allow?.length ?? 0, SPECIFICITY_EXAMPLES);
   const ruleLength = p.rule === undefined ? 0 : [...p.rule].length;
-  return (p.domain === null ? 0 : 10_000) + deny * 500 + allow * 300 + (p.keywords?.length ?? 0) * 200 + Math.min(ruleLength * 10, 2_000);
+  return (
+    (p.domain === null ? 0 : 10_000) +
+    deny * 500 +
+    allow * 300 +
+    (p.keywords?.length ?? 0) * 200 +
+    Math.min(ruleLength * 10, 2_000)
+  );
 }
 
 /** The principle that prevails when `a` and `b` conflict (docs/spec/constitution-store.md, Conflict Resolution). */

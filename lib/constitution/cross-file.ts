@@ -1,4 +1,11 @@
-import { CORE_FILE, differences, OVERLAYS_DIR, type ConstitutionIssue, type Overlay, type Principle } from "./schema";
+import {
+  CORE_FILE,
+  differences,
+  OVERLAYS_DIR,
+  type ConstitutionIssue,
+  type Overlay,
+  type Principle,
+} from "./schema";
 import type { EvalCase } from "./eval-schema";
 import { issueAt, type Located, type PathItem } from "./yaml-source";
 
@@ -10,24 +17,43 @@ import { issueAt, type Located, type PathItem } from "./yaml-source";
  * one file, or in core.yaml and an overlay, is refused: both would be in force at once.
  * An override of no principle changes nothing: a warning, as moralstack ignores it.
  */
-export function crossFileIssues(core: Principle[], overlays: Overlay[], sources: Map<string, Located>, checkOverrides: boolean): { issues: ConstitutionIssue[]; warnings: ConstitutionIssue[] } {
+export function crossFileIssues(
+  core: Principle[],
+  overlays: Overlay[],
+  sources: Map<string, Located>,
+  checkOverrides: boolean,
+): { issues: ConstitutionIssue[]; warnings: ConstitutionIssue[] } {
   const issues: ConstitutionIssue[] = [];
   const warnings: ConstitutionIssue[] = [];
   type Place = { file: string; inCore: boolean; at: string; principle: Principle };
   const seen = new Map<string, Place[]>();
   const places: { file: string; path: PathItem[]; principle: Principle }[] = [
     ...core.map((principle, i) => ({ file: CORE_FILE, path: ["principles", i, "id"], principle })),
-    ...overlays.flatMap((o) => o.additional_principles.map((principle, i) => ({ file: overlayFile(o.domain, sources), path: ["additional_principles", i, "id"], principle }))),
+    ...overlays.flatMap((o) =>
+      o.additional_principles.map((principle, i) => ({
+        file: overlayFile(o.domain, sources),
+        path: ["additional_principles", i, "id"],
+        principle,
+      })),
+    ),
   ];
   for (const place of places) {
     const src = sources.get(place.file)!;
     const located = issueAt(src, place.path, "");
-    const here: Place = { file: place.file, inCore: place.file === CORE_FILE, at: `${located.file}:${located.line}:${located.column}`, principle: place.principle };
+    const here: Place = {
+      file: place.file,
+      inCore: place.file === CORE_FILE,
+      at: `${located.file}:${located.line}:${located.column}`,
+      principle: place.principle,
+    };
     const earlier = seen.get(place.principle.id) ?? [];
     seen.set(place.principle.id, [...earlier, here]);
     const clash = earlier.find((e) => e.file === here.file || e.inCore || here.inCore);
     if (clash) {
-      issues.push({ ...located, reason: `"${place.principle.id}" is already defined at ${clash.at}` });
+      issues.push({
+        ...located,
+        reason: `"${place.principle.id}" is already defined at ${clash.at}`,
+      });
       continue;
     }
     const differing = earlier.find((e) => differences(e.principle, here.principle).length > 0);
@@ -40,16 +66,31 @@ export function crossFileIssues(core: Principle[], overlays: Overlay[], sources:
   for (const overlay of checkOverrides ? overlays : []) {
     const src = sources.get(overlayFile(overlay.domain, sources))!;
     for (const id of Object.keys(overlay.priority_overrides)) {
-      if (!seen.has(id)) warnings.push(issueAt(src, ["priority_overrides", id], `names no principle: "${id}" is not defined in ${CORE_FILE} or any overlay, so the override is ignored`, true));
+      if (!seen.has(id))
+        warnings.push(
+          issueAt(
+            src,
+            ["priority_overrides", id],
+            `names no principle: "${id}" is not defined in ${CORE_FILE} or any overlay, so the override is ignored`,
+            true,
+          ),
+        );
     }
   }
   return { issues, warnings };
 }
 
 /** Eval cases must name known domains and principles, and each prompt once. */
-export function evalIssues(cases: EvalCase[], core: Principle[], overlays: Overlay[], sources: Map<string, Located>): ConstitutionIssue[] {
+export function evalIssues(
+  cases: EvalCase[],
+  core: Principle[],
+  overlays: Overlay[],
+  sources: Map<string, Located>,
+): ConstitutionIssue[] {
   const issues: ConstitutionIssue[] = [];
-  const ids = new Set([...core, ...overlays.flatMap((o) => o.additional_principles)].map((p) => p.id));
+  const ids = new Set(
+    [...core, ...overlays.flatMap((o) => o.additional_principles)].map((p) => p.id),
+  );
   const domains = new Set(overlays.map((o) => o.domain));
   const prompts = new Map<string, string>();
   const seenInFile = new Map<string, number>();
@@ -57,7 +98,8 @@ export function evalIssues(cases: EvalCase[], core: Principle[], overlays: Overl
     const src = sources.get(c.file)!;
     const index = seenInFile.get(c.file) ?? 0;
     seenInFile.set(c.file, index + 1);
-    const at = (path: PathItem[], reason: string) => issues.push(issueAt(src, ["cases", index, ...path], reason));
+    const at = (path: PathItem[], reason: string) =>
+      issues.push(issueAt(src, ["cases", index, ...path], reason));
     c.domains.forEach((d, i) => {
       if (!domains.has(d)) at(["domains", i], `"${d}" is not an overlay of this constitution`);
     });
@@ -66,7 +108,8 @@ export function evalIssues(cases: EvalCase[], core: Principle[], overlays: Overl
     });
     c.forbid.forEach((entry, i) => {
       const prefix = entry.endsWith("*") ? entry.slice(0, -1) : null;
-      if (prefix === null ? !ids.has(entry) : ![...ids].some((id) => id.startsWith(prefix))) at(["forbid", i], `"${entry}" names no principle`);
+      if (prefix === null ? !ids.has(entry) : ![...ids].some((id) => id.startsWith(prefix)))
+        at(["forbid", i], `"${entry}" names no principle`);
     });
     const key = c.prompt.toLowerCase();
     const twin = prompts.get(key);

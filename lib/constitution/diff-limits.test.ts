@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { diffFiles } from "./diff";
-import { boundedDiffs, DIFF_TIME_BUDGET_MS, MAX_DIFF_LINE_CHARS, MAX_DIFF_LINES, MAX_DIFF_LINES_PER_FILE } from "./diff-limits";
+import {
+  boundedDiffs,
+  DIFF_TIME_BUDGET_MS,
+  MAX_DIFF_LINE_CHARS,
+  MAX_DIFF_LINES,
+  MAX_DIFF_LINES_PER_FILE,
+} from "./diff-limits";
 import { MAX_FILE_BYTES } from "./limits";
 
-const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `  - line ${i} ${tag}`).join("\n") + "\n";
+const lines = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => `  - line ${i} ${tag}`).join("\n") + "\n";
 
 describe("boundedDiffs", () => {
   it("shows a small change as the unbounded diff does, patch line for patch line", () => {
@@ -17,19 +24,26 @@ describe("boundedDiffs", () => {
     ];
     const full = diffFiles(before, after);
     const bounded = boundedDiffs(before, after);
-    expect(bounded.map((d) => [d.path, d.status, d.additions, d.deletions, d.hidden, d.skipped])).toEqual([
+    expect(
+      bounded.map((d) => [d.path, d.status, d.additions, d.deletions, d.hidden, d.skipped]),
+    ).toEqual([
       ["core.yaml", "changed", 1, 1, 0, null],
       ["overlays/legal.yaml", "removed", 0, 1, 0, null],
       ["overlays/medical.yaml", "added", 1, 0, 0, null],
     ]);
     bounded.forEach((d, i) => {
-      const patchLines = full[i]!.patch.split("\n").filter((l) => l !== "" && !l.startsWith("====") && !l.startsWith("Index:"));
+      const patchLines = full[i]!.patch.split("\n").filter(
+        (l) => l !== "" && !l.startsWith("====") && !l.startsWith("Index:"),
+      );
       expect(d.shown).toEqual(patchLines.map((l) => l.replace(/\t$/, "")));
     });
   });
 
   it("reports the sizes of both sides", () => {
-    const [d] = boundedDiffs([{ path: "core.yaml", text: "a\nb\n" }], [{ path: "core.yaml", text: "a\nb\nc" }]);
+    const [d] = boundedDiffs(
+      [{ path: "core.yaml", text: "a\nb\n" }],
+      [{ path: "core.yaml", text: "a\nb\nc" }],
+    );
     expect([d!.before, d!.after]).toEqual([
       { bytes: 4, lines: 2 },
       { bytes: 5, lines: 3 },
@@ -37,13 +51,23 @@ describe("boundedDiffs", () => {
   });
 
   it(`shows at most ${MAX_DIFF_LINES_PER_FILE} patch lines of a file and counts the rest`, () => {
-    const [d] = boundedDiffs([], [{ path: "eval/big.yaml", text: lines(MAX_DIFF_LINES_PER_FILE * 2, "new") }]);
+    const [d] = boundedDiffs(
+      [],
+      [{ path: "eval/big.yaml", text: lines(MAX_DIFF_LINES_PER_FILE * 2, "new") }],
+    );
     const patchLines = 2 + 1 + MAX_DIFF_LINES_PER_FILE * 2;
-    expect([d!.shown.length, d!.hidden, d!.additions]).toEqual([MAX_DIFF_LINES_PER_FILE, patchLines - MAX_DIFF_LINES_PER_FILE, MAX_DIFF_LINES_PER_FILE * 2]);
+    expect([d!.shown.length, d!.hidden, d!.additions]).toEqual([
+      MAX_DIFF_LINES_PER_FILE,
+      patchLines - MAX_DIFF_LINES_PER_FILE,
+      MAX_DIFF_LINES_PER_FILE * 2,
+    ]);
   });
 
   it(`shows at most ${MAX_DIFF_LINES} patch lines across files`, () => {
-    const files = Array.from({ length: Math.ceil(MAX_DIFF_LINES / MAX_DIFF_LINES_PER_FILE) + 2 }, (_, i) => ({ path: `eval/f${i}.yaml`, text: lines(MAX_DIFF_LINES_PER_FILE, `f${i}`) }));
+    const files = Array.from(
+      { length: Math.ceil(MAX_DIFF_LINES / MAX_DIFF_LINES_PER_FILE) + 2 },
+      (_, i) => ({ path: `eval/f${i}.yaml`, text: lines(MAX_DIFF_LINES_PER_FILE, `f${i}`) }),
+    );
     const diffs = boundedDiffs([], files);
     expect(diffs.reduce((n, d) => n + d.shown.length, 0)).toBe(MAX_DIFF_LINES);
     expect(diffs.at(-1)).toMatchObject({ shown: [], additions: MAX_DIFF_LINES_PER_FILE });
@@ -51,7 +75,10 @@ describe("boundedDiffs", () => {
   });
 
   it(`cuts a line longer than ${MAX_DIFF_LINE_CHARS} characters`, () => {
-    const [d] = boundedDiffs([], [{ path: "core.yaml", text: `title: ${"x".repeat(MAX_DIFF_LINE_CHARS * 10)}\n` }]);
+    const [d] = boundedDiffs(
+      [],
+      [{ path: "core.yaml", text: `title: ${"x".repeat(MAX_DIFF_LINE_CHARS * 10)}\n` }],
+    );
     const added = d!.shown.find((l) => l.startsWith("+title"));
     expect(added).toHaveLength(MAX_DIFF_LINE_CHARS + 1);
     expect(added!.endsWith("…")).toBe(true);
@@ -59,25 +86,55 @@ describe("boundedDiffs", () => {
 
   it(`does not diff a file over ${MAX_FILE_BYTES} bytes on either side`, () => {
     const huge = `# ${"x".repeat(MAX_FILE_BYTES)}\n`;
-    const [d] = boundedDiffs([{ path: "overlays/huge.yaml", text: "a: 1\n" }], [{ path: "overlays/huge.yaml", text: huge }]);
-    expect(d).toMatchObject({ status: "changed", skipped: "too_large", shown: [], hidden: 0, additions: null, deletions: null, after: { bytes: MAX_FILE_BYTES + 3, lines: 1 } });
+    const [d] = boundedDiffs(
+      [{ path: "overlays/huge.yaml", text: "a: 1\n" }],
+      [{ path: "overlays/huge.yaml", text: huge }],
+    );
+    expect(d).toMatchObject({
+      status: "changed",
+      skipped: "too_large",
+      shown: [],
+      hidden: 0,
+      additions: null,
+      deletions: null,
+      after: { bytes: MAX_FILE_BYTES + 3, lines: 1 },
+    });
   });
 
   it("gives up on a file rewritten from end to end, saying so", () => {
-    const [d] = boundedDiffs([{ path: "eval/x.yaml", text: lines(8000, "old") }], [{ path: "eval/x.yaml", text: lines(8000, "new") }]);
+    const [d] = boundedDiffs(
+      [{ path: "eval/x.yaml", text: lines(8000, "old") }],
+      [{ path: "eval/x.yaml", text: lines(8000, "new") }],
+    );
     expect(d).toMatchObject({ status: "changed", skipped: "too_slow", shown: [], additions: null });
   });
 
   it(`stops diffing after ${DIFF_TIME_BUDGET_MS} ms in all: the files left are not compared`, () => {
     let clock = 0;
     const now = () => (clock += DIFF_TIME_BUDGET_MS / 2);
-    const diffs = boundedDiffs([], ["a", "b", "c"].map((n) => ({ path: `eval/${n}.yaml`, text: "x: 1\n" })), now);
+    const diffs = boundedDiffs(
+      [],
+      ["a", "b", "c"].map((n) => ({ path: `eval/${n}.yaml`, text: "x: 1\n" })),
+      now,
+    );
     expect(diffs.map((d) => d.skipped)).toEqual([null, "too_slow", "too_slow"]);
   });
 
   it("says nothing of unchanged files", () => {
-    expect(boundedDiffs([{ path: "core.yaml", text: "a" }], [{ path: "core.yaml", text: "a" }])).toEqual([
-      { path: "core.yaml", status: "unchanged", before: { bytes: 1, lines: 1 }, after: { bytes: 1, lines: 1 }, additions: 0, deletions: 0, shown: [], hidden: 0, skipped: null },
+    expect(
+      boundedDiffs([{ path: "core.yaml", text: "a" }], [{ path: "core.yaml", text: "a" }]),
+    ).toEqual([
+      {
+        path: "core.yaml",
+        status: "unchanged",
+        before: { bytes: 1, lines: 1 },
+        after: { bytes: 1, lines: 1 },
+        additions: 0,
+        deletions: 0,
+        shown: [],
+        hidden: 0,
+        skipped: null,
+      },
     ]);
   });
 });

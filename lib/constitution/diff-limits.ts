@@ -42,7 +42,8 @@ function side(text: string | undefined): DiffSide {
   return { bytes: utf8Length(text), lines };
 }
 
-const cut = (line: string) => (line.length > MAX_DIFF_LINE_CHARS ? `${line.slice(0, MAX_DIFF_LINE_CHARS)}…` : line);
+const cut = (line: string) =>
+  line.length > MAX_DIFF_LINE_CHARS ? `${line.slice(0, MAX_DIFF_LINE_CHARS)}…` : line;
 
 /**
  * Line diffs, file by file (core.yaml first), between two versions' files, bounded so
@@ -50,25 +51,57 @@ const cut = (line: string) => (line.length > MAX_DIFF_LINE_CHARS ? `${line.slice
  * MAX_FILE_BYTES is diffed, diffing stops after DIFF_TIME_BUDGET_MS (`now` is the clock),
  * and at most MAX_DIFF_LINES patch lines are shown in all.
  */
-export function boundedDiffs(before: readonly ConstitutionFile[], after: readonly ConstitutionFile[], now: () => number = Date.now): BoundedDiff[] {
+export function boundedDiffs(
+  before: readonly ConstitutionFile[],
+  after: readonly ConstitutionFile[],
+  now: () => number = Date.now,
+): BoundedDiff[] {
   const a = new Map(before.map((f) => [f.path, f.text]));
   const b = new Map(after.map((f) => [f.path, f.text]));
-  const paths = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => (x === "core.yaml" ? -1 : y === "core.yaml" ? 1 : x.localeCompare(y)));
+  const paths = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) =>
+    x === "core.yaml" ? -1 : y === "core.yaml" ? 1 : x.localeCompare(y),
+  );
   let budget = MAX_DIFF_LINES;
   const deadline = now() + DIFF_TIME_BUDGET_MS;
   return paths.map((path): BoundedDiff => {
     const oldText = a.get(path);
     const newText = b.get(path);
-    const status: BoundedDiff["status"] = oldText === undefined ? "added" : newText === undefined ? "removed" : oldText === newText ? "unchanged" : "changed";
-    const base = { path, status, before: side(oldText), after: side(newText), shown: [] as string[], hidden: 0 };
+    const status: BoundedDiff["status"] =
+      oldText === undefined
+        ? "added"
+        : newText === undefined
+          ? "removed"
+          : oldText === newText
+            ? "unchanged"
+            : "changed";
+    const base = {
+      path,
+      status,
+      before: side(oldText),
+      after: side(newText),
+      shown: [] as string[],
+      hidden: 0,
+    };
     if (status === "unchanged") return { ...base, additions: 0, deletions: 0, skipped: null };
-    if ((base.before?.bytes ?? 0) > MAX_FILE_BYTES || (base.after?.bytes ?? 0) > MAX_FILE_BYTES) return { ...base, additions: null, deletions: null, skipped: "too_large" };
+    if ((base.before?.bytes ?? 0) > MAX_FILE_BYTES || (base.after?.bytes ?? 0) > MAX_FILE_BYTES)
+      return { ...base, additions: null, deletions: null, skipped: "too_large" };
     const timeout = deadline - now();
-    const patch = timeout > 0 ? structuredPatch(`a/${path}`, `b/${path}`, oldText ?? "", newText ?? "", "", "", { context: 3, maxEditLength: MAX_EDITS, timeout }) : undefined;
+    const patch =
+      timeout > 0
+        ? structuredPatch(`a/${path}`, `b/${path}`, oldText ?? "", newText ?? "", "", "", {
+            context: 3,
+            maxEditLength: MAX_EDITS,
+            timeout,
+          })
+        : undefined;
     if (!patch) return { ...base, additions: null, deletions: null, skipped: "too_slow" };
     const lines = [`--- a/${path}`, `+++ b/${path}`];
     // As jsdiff's formatPatch writes hunk headers: an empty side starts at the line before.
-    for (const hunk of patch.hunks) lines.push(`@@ -${hunk.oldStart - (hunk.oldLines === 0 ? 1 : 0)},${hunk.oldLines} +${hunk.newStart - (hunk.newLines === 0 ? 1 : 0)},${hunk.newLines} @@`, ...hunk.lines);
+    for (const hunk of patch.hunks)
+      lines.push(
+        `@@ -${hunk.oldStart - (hunk.oldLines === 0 ? 1 : 0)},${hunk.oldLines} +${hunk.newStart - (hunk.newLines === 0 ? 1 : 0)},${hunk.newLines} @@`,
+        ...hunk.lines,
+      );
     const body = lines.slice(2);
     const limit = Math.min(MAX_DIFF_LINES_PER_FILE, budget);
     budget -= Math.min(limit, lines.length);

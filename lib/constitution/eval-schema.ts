@@ -11,14 +11,22 @@ import { domainNameSchema } from "./schema";
 export const EVAL_DIR = "eval";
 
 /** A principle id, or an id prefix ending in `*` (forbid lists only). */
-const idPattern = z.string().trim().min(1, "must not be empty").regex(/^\S+$/, "must not contain spaces");
+const idPattern = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .regex(/^\S+$/, "must not contain spaces");
 
 export const evalCaseSchema = z.strictObject({
   prompt: z.string({ error: "must be a string (the prompt)" }).trim().min(1, "must not be empty"),
   /** Expected overlay domains, any order; `[]` means that no overlay applies. */
-  domains: z.array(domainNameSchema, { error: "must be a list of domains ([] when no overlay applies)" }),
+  domains: z.array(domainNameSchema, {
+    error: "must be a list of domains ([] when no overlay applies)",
+  }),
   /** At least one of these must be injected. */
-  expect: z.array(idPattern.regex(/^[^*]+$/, "must be a whole id (wildcards are for forbid)")).default([]),
+  expect: z
+    .array(idPattern.regex(/^[^*]+$/, "must be a whole id (wildcards are for forbid)"))
+    .default([]),
   /** None of these may be injected; `PREFIX.*` matches every id starting with `PREFIX.`. */
   forbid: z.array(idPattern.regex(/^[^*]+\*?$/, "may only end in *")).default([]),
   note: z.string().trim().optional(),
@@ -38,7 +46,10 @@ export const THRESHOLDS = {
 } as const;
 export type ThresholdName = keyof typeof THRESHOLDS;
 
-const share = z.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
+const share = z
+  .number({ error: "must be a number" })
+  .min(0, "must be between 0 and 1")
+  .max(1, "must be between 0 and 1");
 const count = z.number({ error: "must be a number" }).min(0, "must not be negative");
 
 export const thresholdsSchema = z.strictObject({
@@ -70,7 +81,12 @@ export function strictest(all: readonly Thresholds[]): Thresholds {
       const value = t[name];
       if (value === undefined) continue;
       const current = out[name];
-      out[name] = current === undefined ? value : THRESHOLDS[name] === "min" ? Math.max(current, value) : Math.min(current, value);
+      out[name] =
+        current === undefined
+          ? value
+          : THRESHOLDS[name] === "min"
+            ? Math.max(current, value)
+            : Math.min(current, value);
     }
   }
   return out;

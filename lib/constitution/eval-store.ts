@@ -21,7 +21,11 @@ export function evalLexical(
     const started = now();
     const got = store.retrieveLexical(prompt, { semantic: semantic?.(prompt) });
     const ms = now() - started;
-    return { domains: got.domains.map((d) => d.domain), principles: got.principles.map((p) => ({ id: p.id, domain: p.overlay, chars: p.chars })), ms };
+    return {
+      domains: got.domains.map((d) => d.domain),
+      principles: got.principles.map((p) => ({ id: p.id, domain: p.overlay, chars: p.chars })),
+      ms,
+    };
   });
 }
 
@@ -30,7 +34,12 @@ export function injectedIds(store: ConstitutionStore): (prompt: string) => strin
   return (prompt) => store.retrieveLexical(prompt).principles.map((p) => p.id);
 }
 
-export type Calibration = { semantic_floor: number; semantic_ceiling: number; report: EvalReport; margin: number };
+export type Calibration = {
+  semantic_floor: number;
+  semantic_ceiling: number;
+  report: EvalReport;
+  margin: number;
+};
 
 /** How far each threshold is met (negative when missed, ten times heavier), summed; counts are taken relative to their limit. */
 export function thresholdMargin(report: EvalReport): number {
@@ -58,9 +67,18 @@ export async function calibrateSemantic(
     for (const width of widths) {
       const ceiling = Math.round((floor + width) * 100) / 100;
       if (ceiling > 1) continue;
-      const store = new ConstitutionStore(constitution, { ...base, semantic_floor: floor, semantic_ceiling: ceiling });
+      const store = new ConstitutionStore(constitution, {
+        ...base,
+        semantic_floor: floor,
+        semantic_ceiling: ceiling,
+      });
       const report = await evalLexical(store, set, similarities);
-      out.push({ semantic_floor: floor, semantic_ceiling: ceiling, report, margin: thresholdMargin(report) });
+      out.push({
+        semantic_floor: floor,
+        semantic_ceiling: ceiling,
+        report,
+        margin: thresholdMargin(report),
+      });
     }
   }
   return out.sort((a, b) => b.margin - a.margin);

@@ -1,7 +1,18 @@
-import { forbidMatches, THRESHOLDS, type EvalCase, type EvalSet, type ThresholdName, type Thresholds } from "./eval-schema";
+import {
+  forbidMatches,
+  THRESHOLDS,
+  type EvalCase,
+  type EvalSet,
+  type ThresholdName,
+  type Thresholds,
+} from "./eval-schema";
 
 /** What one retrieval gave for an eval prompt: detected domains best first, injected principles, time taken. */
-export type Retrieved = { domains: string[]; principles: { id: string; domain: string | null; chars: number }[]; ms: number };
+export type Retrieved = {
+  domains: string[];
+  principles: { id: string; domain: string | null; chars: number }[];
+  ms: number;
+};
 
 /** One case's outcome. Booleans are null where the case does not measure that. */
 export type CaseResult = {
@@ -39,10 +50,28 @@ export type EvalMetrics = {
   latency_ms: { p50: number; p99: number };
 };
 
-export type ThresholdResult = { name: ThresholdName; limit: number; direction: "min" | "max"; value: number; ok: boolean };
+export type ThresholdResult = {
+  name: ThresholdName;
+  limit: number;
+  direction: "min" | "max";
+  value: number;
+  ok: boolean;
+};
 export type FailureKind = "domain_miss" | "principle_miss" | "false_injection" | "trap";
-export type EvalFailure = { kind: FailureKind; prompt: string; file: string; line: number; message: string };
-export type EvalReport = { metrics: EvalMetrics; thresholds: ThresholdResult[]; passed: boolean; failures: EvalFailure[]; cases: CaseResult[] };
+export type EvalFailure = {
+  kind: FailureKind;
+  prompt: string;
+  file: string;
+  line: number;
+  message: string;
+};
+export type EvalReport = {
+  metrics: EvalMetrics;
+  thresholds: ThresholdResult[];
+  passed: boolean;
+  failures: EvalFailure[];
+  cases: CaseResult[];
+};
 
 const RECALL_DEPTH = 3;
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -70,9 +99,13 @@ export function scoreCase(c: EvalCase, got: Retrieved): CaseResult {
     chars: got.principles.reduce((n, p) => n + p.chars, 0),
     ms: got.ms,
     domain_hit_at_1: hasDomains ? expected.has(got.domains[0] ?? "") : null,
-    domain_hit_at_3: hasDomains ? got.domains.slice(0, RECALL_DEPTH).some((d) => expected.has(d)) : null,
+    domain_hit_at_3: hasDomains
+      ? got.domains.slice(0, RECALL_DEPTH).some((d) => expected.has(d))
+      : null,
     principle_hit: c.expect.length ? c.expect.some((id) => ids.includes(id)) : null,
-    false_injections: hasDomains ? [] : got.principles.filter((p) => p.domain !== null).map((p) => p.id),
+    false_injections: hasDomains
+      ? []
+      : got.principles.filter((p) => p.domain !== null).map((p) => p.id),
     trap: c.forbid.length ? trapped.length > 0 : null,
     trapped,
   };
@@ -89,16 +122,35 @@ export function metricsOf(results: readonly CaseResult[]): EvalMetrics {
   return {
     cases: results.length,
     domain_cases: domainCases,
-    domain_recall_at_1: share(count((r) => r.domain_hit_at_1 === true), domainCases),
-    domain_recall_at_3: share(count((r) => r.domain_hit_at_3 === true), domainCases),
+    domain_recall_at_1: share(
+      count((r) => r.domain_hit_at_1 === true),
+      domainCases,
+    ),
+    domain_recall_at_3: share(
+      count((r) => r.domain_hit_at_3 === true),
+      domainCases,
+    ),
     principle_cases: principleCases,
-    principle_hit_rate: share(count((r) => r.principle_hit === true), principleCases),
+    principle_hit_rate: share(
+      count((r) => r.principle_hit === true),
+      principleCases,
+    ),
     benign_cases: benign,
-    false_injection_rate: rate(count((r) => r.false_injections.length > 0), benign),
+    false_injection_rate: rate(
+      count((r) => r.false_injections.length > 0),
+      benign,
+    ),
     trap_cases: trapCases,
-    trap_rate: rate(count((r) => r.trap === true), trapCases),
-    mean_principles: results.length ? round4(results.reduce((n, r) => n + r.principles.length, 0) / results.length) : 0,
-    mean_chars: results.length ? Math.round(results.reduce((n, r) => n + r.chars, 0) / results.length) : 0,
+    trap_rate: rate(
+      count((r) => r.trap === true),
+      trapCases,
+    ),
+    mean_principles: results.length
+      ? round4(results.reduce((n, r) => n + r.principles.length, 0) / results.length)
+      : 0,
+    mean_chars: results.length
+      ? Math.round(results.reduce((n, r) => n + r.chars, 0) / results.length)
+      : 0,
     latency_ms: { p50: round4(percentile(latencies, 50)), p99: round4(percentile(latencies, 99)) },
   };
 }
@@ -110,7 +162,9 @@ export function checkThresholds(metrics: EvalMetrics, thresholds: Thresholds): T
     if (limit === undefined) return [];
     const direction = THRESHOLDS[name];
     const value = metrics[name];
-    return [{ name, limit, direction, value, ok: direction === "min" ? value >= limit : value <= limit }];
+    return [
+      { name, limit, direction, value, ok: direction === "min" ? value >= limit : value <= limit },
+    ];
   });
 }
 
@@ -118,10 +172,26 @@ function failuresOf(c: EvalCase, r: CaseResult): EvalFailure[] {
   const at = { prompt: c.prompt, file: c.file, line: c.line };
   const out: EvalFailure[] = [];
   const got = r.domains.length ? r.domains.join(", ") : "none";
-  if (r.domain_hit_at_3 === false) out.push({ ...at, kind: "domain_miss", message: `expected domain ${c.domains.join(" or ")}, detected ${got}` });
-  if (r.principle_hit === false) out.push({ ...at, kind: "principle_miss", message: `expected one of ${c.expect.join(", ")}, injected ${r.principles.join(", ") || "none"}` });
-  if (r.false_injections.length) out.push({ ...at, kind: "false_injection", message: `no overlay applies, but injected ${r.false_injections.join(", ")} (domains ${got})` });
-  if (r.trapped.length) out.push({ ...at, kind: "trap", message: `injected forbidden ${r.trapped.join(", ")}` });
+  if (r.domain_hit_at_3 === false)
+    out.push({
+      ...at,
+      kind: "domain_miss",
+      message: `expected domain ${c.domains.join(" or ")}, detected ${got}`,
+    });
+  if (r.principle_hit === false)
+    out.push({
+      ...at,
+      kind: "principle_miss",
+      message: `expected one of ${c.expect.join(", ")}, injected ${r.principles.join(", ") || "none"}`,
+    });
+  if (r.false_injections.length)
+    out.push({
+      ...at,
+      kind: "false_injection",
+      message: `no overlay applies, but injected ${r.false_injections.join(", ")} (domains ${got})`,
+    });
+  if (r.trapped.length)
+    out.push({ ...at, kind: "trap", message: `injected forbidden ${r.trapped.join(", ")}` });
   return out;
 }
 
@@ -130,7 +200,10 @@ function failuresOf(c: EvalCase, r: CaseResult): EvalFailure[] {
  * measured per prompt by the caller's `retrieve`), and reports metrics, thresholds
  * and every failure. `passed` is false when any threshold is missed.
  */
-export async function runEval(set: EvalSet, retrieve: (prompt: string) => Retrieved | Promise<Retrieved>): Promise<EvalReport> {
+export async function runEval(
+  set: EvalSet,
+  retrieve: (prompt: string) => Retrieved | Promise<Retrieved>,
+): Promise<EvalReport> {
   const cases: CaseResult[] = [];
   const failures: EvalFailure[] = [];
   for (const c of set.cases) {

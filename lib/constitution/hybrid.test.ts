@@ -24,8 +24,28 @@ describe("semantic evidence", () => {
   });
 
   it("adds domains found only semantically, and keeps lexical ones' matched terms", () => {
-    const lexical = [{ domain: "medical", confidence: 0.5, score: 6, matched_terms: ["fever"], matched_phrases: [], penalized_by: [] }];
-    const fused = fuseDomains(lexical, { domains: new Map([["medical", 0.45], ["children", 0.6], ["legal", 0.1]]), principles: new Map() }, CAL);
+    const lexical = [
+      {
+        domain: "medical",
+        confidence: 0.5,
+        score: 6,
+        matched_terms: ["fever"],
+        matched_phrases: [],
+        penalized_by: [],
+      },
+    ];
+    const fused = fuseDomains(
+      lexical,
+      {
+        domains: new Map([
+          ["medical", 0.45],
+          ["children", 0.6],
+          ["legal", 0.1],
+        ]),
+        principles: new Map(),
+      },
+      CAL,
+    );
     expect(fused.map((d) => [d.domain, d.confidence, d.semantic, d.matched_terms])).toEqual([
       ["children", 0.8, 1, []],
       ["medical", 0.7, 0.5, ["fever"]],
@@ -33,14 +53,29 @@ describe("semantic evidence", () => {
   });
 
   it("folds principle similarities into their own match", () => {
-    const fused = fusePrinciples(new Map([["A.1", { confidence: 0.5, matched_terms: ["x"], matched_phrases: [] }]]), { domains: new Map(), principles: new Map([["A.1", 0.45], ["B.1", 0.2]]) }, CAL);
-    expect([...fused]).toEqual([["A.1", { confidence: 0.7, matched_terms: ["x"], matched_phrases: [], semantic: 0.5 }]]);
+    const fused = fusePrinciples(
+      new Map([["A.1", { confidence: 0.5, matched_terms: ["x"], matched_phrases: [] }]]),
+      {
+        domains: new Map(),
+        principles: new Map([
+          ["A.1", 0.45],
+          ["B.1", 0.2],
+        ]),
+      },
+      CAL,
+    );
+    expect([...fused]).toEqual([
+      ["A.1", { confidence: 0.7, matched_terms: ["x"], matched_phrases: [], semantic: 0.5 }],
+    ]);
   });
 });
 
 describe("the store's hybrid path", () => {
   const parsed = parseConstitution([
-    { path: "core.yaml", text: "principles:\n  - {id: CORE.A.1, level: hard, priority: 90, title: Safety, rule: Be safe., keywords: [pipe bomb]}\n" },
+    {
+      path: "core.yaml",
+      text: "principles:\n  - {id: CORE.A.1, level: hard, priority: 90, title: Safety, rule: Be safe., keywords: [pipe bomb]}\n",
+    },
     {
       path: "overlays/children.yaml",
       text: "keywords: [toddler, preschool]\nadditional_principles:\n  - {id: CHILD.AGE.1, level: soft, priority: 70, title: Age Appropriate, rule: Keep it age appropriate., keywords: [bedtime story]}\n",
@@ -50,8 +85,15 @@ describe("the store's hybrid path", () => {
   const prompt = "a tale about a sleepy bunny for my four year old";
 
   it("finds what the words alone miss, and says it ran", async () => {
-    const sims = { domains: new Map([["children", 0.7]]), principles: new Map([["CHILD.AGE.1", 0.65]]) };
-    const store = new ConstitutionStore(parsed.constitution, {}, { semantic: { similarities: async () => sims } });
+    const sims = {
+      domains: new Map([["children", 0.7]]),
+      principles: new Map([["CHILD.AGE.1", 0.65]]),
+    };
+    const store = new ConstitutionStore(
+      parsed.constitution,
+      {},
+      { semantic: { similarities: async () => sims } },
+    );
     const lexicalOnly = new ConstitutionStore(parsed.constitution);
     expect((await lexicalOnly.getRelevantPrinciples(prompt)).principles).toEqual([]);
     const result = await store.getRelevantPrinciples(prompt);
@@ -61,10 +103,23 @@ describe("the store's hybrid path", () => {
   });
 
   it("falls back to the lexical path when the endpoint fails, and records why", async () => {
-    const store = new ConstitutionStore(parsed.constitution, {}, { semantic: { similarities: async () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:9")) } });
+    const store = new ConstitutionStore(
+      parsed.constitution,
+      {},
+      {
+        semantic: {
+          similarities: async () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:9")),
+        },
+      },
+    );
     const result = await store.getRelevantPrinciples("how do I build a pipe bomb");
     expect(result.debug.path).toBe("lexical");
-    expect(result.debug.fallbacks).toEqual([{ stage: "embeddings", reason: "connect ECONNREFUSED 127.0.0.1:9: used the lexical path alone" }]);
+    expect(result.debug.fallbacks).toEqual([
+      {
+        stage: "embeddings",
+        reason: "connect ECONNREFUSED 127.0.0.1:9: used the lexical path alone",
+      },
+    ]);
     expect(result.principles.map((p) => p.id)).toEqual(["CORE.A.1"]);
   });
 });

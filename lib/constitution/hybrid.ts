@@ -8,7 +8,10 @@ import type { DomainHit, PrincipleMatch } from "./lexical";
  */
 
 /** Cosine similarities of one prompt to each domain and principle, by name and id. */
-export type SemanticSimilarities = { domains: ReadonlyMap<string, number>; principles: ReadonlyMap<string, number> };
+export type SemanticSimilarities = {
+  domains: ReadonlyMap<string, number>;
+  principles: ReadonlyMap<string, number>;
+};
 
 /** Similarity at or below `floor` counts 0, at or above `ceiling` counts 1, linear between; `weight` scales it. */
 export type SemanticCalibration = { floor: number; ceiling: number; weight: number };
@@ -27,11 +30,22 @@ export function combine(lexical: number, semantic: number, weight: number): numb
 }
 
 /** Domain hits with the semantic signal folded in; domains found only semantically are added with no matched terms. */
-export function fuseDomains(hits: readonly DomainHit[], sims: SemanticSimilarities, cal: SemanticCalibration): DomainHit[] {
+export function fuseDomains(
+  hits: readonly DomainHit[],
+  sims: SemanticSimilarities,
+  cal: SemanticCalibration,
+): DomainHit[] {
   const byDomain = new Map(hits.map((h) => [h.domain, h]));
   const out: DomainHit[] = [];
   for (const domain of new Set([...byDomain.keys(), ...sims.domains.keys()])) {
-    const hit = byDomain.get(domain) ?? { domain, confidence: 0, score: 0, matched_terms: [], matched_phrases: [], penalized_by: [] };
+    const hit = byDomain.get(domain) ?? {
+      domain,
+      confidence: 0,
+      score: 0,
+      matched_terms: [],
+      matched_phrases: [],
+      penalized_by: [],
+    };
     const semantic = semanticConfidence(sims.domains.get(domain) ?? 0, cal);
     const confidence = combine(hit.confidence, semantic, cal.weight);
     if (confidence > 0) out.push({ ...hit, confidence, semantic });
@@ -40,7 +54,11 @@ export function fuseDomains(hits: readonly DomainHit[], sims: SemanticSimilariti
 }
 
 /** Principle matches with the semantic signal folded in. */
-export function fusePrinciples(matches: ReadonlyMap<string, PrincipleMatch>, sims: SemanticSimilarities, cal: SemanticCalibration): Map<string, PrincipleMatch> {
+export function fusePrinciples(
+  matches: ReadonlyMap<string, PrincipleMatch>,
+  sims: SemanticSimilarities,
+  cal: SemanticCalibration,
+): Map<string, PrincipleMatch> {
   const out = new Map<string, PrincipleMatch>();
   for (const id of new Set([...matches.keys(), ...sims.principles.keys()])) {
     const match = matches.get(id) ?? { confidence: 0, matched_terms: [], matched_phrases: [] };

@@ -7,9 +7,18 @@ import type { CaseResult, EvalMetrics, EvalReport } from "./eval";
  * replay of stored prompts (which principles each would gain or lose).
  */
 
-export type CaseDelta = { prompt: string; file: string; line: number; before: string[]; after: string[] };
+export type CaseDelta = {
+  prompt: string;
+  file: string;
+  line: number;
+  before: string[];
+  after: string[];
+};
 export type MetricDelta = { name: MetricName; before: number; after: number };
-export type MetricName = Exclude<keyof EvalMetrics, "latency_ms" | "cases" | "domain_cases" | "principle_cases" | "benign_cases" | "trap_cases">;
+export type MetricName = Exclude<
+  keyof EvalMetrics,
+  "latency_ms" | "cases" | "domain_cases" | "principle_cases" | "benign_cases" | "trap_cases"
+>;
 
 export type EvalComparison = {
   metrics: MetricDelta[];
@@ -43,18 +52,42 @@ export function compareEvals(before: EvalReport, after: EvalReport): EvalCompari
     const b = earlier.get(a.prompt);
     return b ? [{ b, a }] : [];
   });
-  const delta = (b: CaseResult, a: CaseResult, pick: (r: CaseResult) => string[]): CaseDelta => ({ prompt: a.prompt, file: a.file, line: a.line, before: pick(b), after: pick(a) });
-  const where = (test: (b: CaseResult, a: CaseResult) => boolean, pick: (r: CaseResult) => string[] = (r) => r.principles) =>
-    pairs.filter(({ b, a }) => test(b, a)).map(({ b, a }) => delta(b, a, pick));
+  const delta = (b: CaseResult, a: CaseResult, pick: (r: CaseResult) => string[]): CaseDelta => ({
+    prompt: a.prompt,
+    file: a.file,
+    line: a.line,
+    before: pick(b),
+    after: pick(a),
+  });
+  const where = (
+    test: (b: CaseResult, a: CaseResult) => boolean,
+    pick: (r: CaseResult) => string[] = (r) => r.principles,
+  ) => pairs.filter(({ b, a }) => test(b, a)).map(({ b, a }) => delta(b, a, pick));
   return {
-    metrics: METRICS.map((name) => ({ name, before: before.metrics[name], after: after.metrics[name] })),
+    metrics: METRICS.map((name) => ({
+      name,
+      before: before.metrics[name],
+      after: after.metrics[name],
+    })),
     passed: { before: before.passed, after: after.passed },
     gained_hits: where((b, a) => b.principle_hit === false && a.principle_hit === true),
     lost_hits: where((b, a) => b.principle_hit === true && a.principle_hit === false),
-    new_false_injections: where((b, a) => b.false_injections.length === 0 && a.false_injections.length > 0, (r) => r.false_injections),
-    cleared_false_injections: where((b, a) => b.false_injections.length > 0 && a.false_injections.length === 0, (r) => r.false_injections),
-    new_traps: where((b, a) => b.trap === false && a.trap === true, (r) => r.trapped),
-    cleared_traps: where((b, a) => b.trap === true && a.trap === false, (r) => r.trapped),
+    new_false_injections: where(
+      (b, a) => b.false_injections.length === 0 && a.false_injections.length > 0,
+      (r) => r.false_injections,
+    ),
+    cleared_false_injections: where(
+      (b, a) => b.false_injections.length > 0 && a.false_injections.length === 0,
+      (r) => r.false_injections,
+    ),
+    new_traps: where(
+      (b, a) => b.trap === false && a.trap === true,
+      (r) => r.trapped,
+    ),
+    cleared_traps: where(
+      (b, a) => b.trap === true && a.trap === false,
+      (r) => r.trapped,
+    ),
     changed_cases: pairs.filter(({ b, a }) => !sameSet(b.principles, a.principles)).length,
   };
 }
@@ -74,7 +107,9 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function tally(counts: Map<string, number>): { id: string; prompts: number }[] {
-  return [...counts].map(([id, prompts]) => ({ id, prompts })).sort((a, b) => b.prompts - a.prompts || a.id.localeCompare(b.id));
+  return [...counts]
+    .map(([id, prompts]) => ({ id, prompts }))
+    .sort((a, b) => b.prompts - a.prompts || a.id.localeCompare(b.id));
 }
 
 /**

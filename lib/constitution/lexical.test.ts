@@ -32,22 +32,28 @@ describe("LexicalIndex.detectDomains on the shipped constitution", () => {
     expect(ranked.slice(0, top)).toContain(domain);
   });
 
-  it.each(evalRows.map((r) => [r.prompt] as const))("gives confidences in 0..1, best first, for %j", (prompt) => {
-    const hits = shipped.detectDomains(prompt, RANK_ALL);
-    for (const h of hits) {
-      expect(h.confidence).toBeGreaterThan(0);
-      expect(h.confidence).toBeLessThanOrEqual(1);
-      expect(h.matched_terms.length + h.matched_phrases.length).toBeGreaterThan(0);
-    }
-    const confidences = hits.map((h) => h.confidence);
-    const scores = hits.map((h) => h.score);
-    expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
-  });
+  it.each(evalRows.map((r) => [r.prompt] as const))(
+    "gives confidences in 0..1, best first, for %j",
+    (prompt) => {
+      const hits = shipped.detectDomains(prompt, RANK_ALL);
+      for (const h of hits) {
+        expect(h.confidence).toBeGreaterThan(0);
+        expect(h.confidence).toBeLessThanOrEqual(1);
+        expect(h.matched_terms.length + h.matched_phrases.length).toBeGreaterThan(0);
+      }
+      const confidences = hits.map((h) => h.confidence);
+      const scores = hits.map((h) => h.score);
+      expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    },
+  );
 
-  it.each([["the and of"], ["I would have been"], ["what is it"], [""], ["   "], ["?!"]])("finds nothing for the stopword-only prompt %j", (prompt) => {
-    expect(shipped.detectDomains(prompt, RANK_ALL)).toEqual([]);
-  });
+  it.each([["the and of"], ["I would have been"], ["what is it"], [""], ["   "], ["?!"]])(
+    "finds nothing for the stopword-only prompt %j",
+    (prompt) => {
+      expect(shipped.detectDomains(prompt, RANK_ALL)).toEqual([]);
+    },
+  );
 
   it.each([
     ["max", { max: 2, minConfidence: 0 }],
@@ -57,22 +63,28 @@ describe("LexicalIndex.detectDomains on the shipped constitution", () => {
     const prompt = "write a SQL injection test for my own login form";
     const all = shipped.detectDomains(prompt, RANK_ALL);
     const floor = all[0]!.score * ("relativeCutoff" in options ? options.relativeCutoff : 0);
-    const expected = all.filter((h) => h.confidence >= options.minConfidence && h.score >= floor).slice(0, options.max);
+    const expected = all
+      .filter((h) => h.confidence >= options.minConfidence && h.score >= floor)
+      .slice(0, options.max);
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(all.length);
     expect(shipped.detectDomains(prompt, options)).toEqual(expected);
   });
 
   it("matches a multi-word keyword only whole and in order", () => {
-    const hit = (prompt: string) => shipped.detectDomains(prompt, RANK_ALL).find((h) => h.domain === "coding");
+    const hit = (prompt: string) =>
+      shipped.detectDomains(prompt, RANK_ALL).find((h) => h.domain === "coding");
     expect(hit("write a unit test for parseDate")?.matched_phrases).toContain("unit test");
     expect(hit("a test of the unit")?.matched_phrases ?? []).not.toContain("unit test");
   });
 });
 
 describe("NOT for: scoping", () => {
-  const CORE = "principles:\n  - {id: CORE.X.1, level: hard, priority: 90, title: Safety, rule: Be safe.}\n";
-  const chemistry = (notFor: string) => `description: "Chemistry lab questions about reactions and compounds.${notFor}"
+  const CORE =
+    "principles:\n  - {id: CORE.X.1, level: hard, priority: 90, title: Safety, rule: Be safe.}\n";
+  const chemistry = (
+    notFor: string,
+  ) => `description: "Chemistry lab questions about reactions and compounds.${notFor}"
 keywords: [chemistry, reaction, compound, lab]
 additional_principles:
   - {id: CHEM.A.1, level: soft, priority: 60, title: Lab Safety, rule: Mention lab safety.}
@@ -84,21 +96,54 @@ additional_principles:
   - {id: WPN.A.1, level: hard, priority: 95, title: No Weapon Building, rule: Refuse.}
   - {id: WPN.B.1, level: soft, priority: 50, title: History Is Fine, rule: Allow history.}
 `;
-  const indexWith = (notFor: string) => new LexicalIndex(constitutionOf({ "core.yaml": CORE, "overlays/chemistry.yaml": chemistry(notFor), "overlays/weapons.yaml": WEAPONS }));
+  const indexWith = (notFor: string) =>
+    new LexicalIndex(
+      constitutionOf({
+        "core.yaml": CORE,
+        "overlays/chemistry.yaml": chemistry(notFor),
+        "overlays/weapons.yaml": WEAPONS,
+      }),
+    );
   const unscoped = indexWith("");
-  const hit = (index: LexicalIndex, prompt: string, domain: string) => index.detectDomains(prompt, RANK_ALL).find((h) => h.domain === domain);
+  const hit = (index: LexicalIndex, prompt: string, domain: string) =>
+    index.detectDomains(prompt, RANK_ALL).find((h) => h.domain === domain);
 
   it("drops the scoped domain below the one the prompt belongs to", () => {
     const prompt = "the chemistry of explosives";
-    expect(unscoped.detectDomains(prompt, RANK_ALL).map((h) => h.domain)).toEqual(["chemistry", "weapons"]);
-    expect(indexWith(" NOT for: explosives").detectDomains(prompt, RANK_ALL).map((h) => h.domain)).toEqual(["weapons", "chemistry"]);
+    expect(unscoped.detectDomains(prompt, RANK_ALL).map((h) => h.domain)).toEqual([
+      "chemistry",
+      "weapons",
+    ]);
+    expect(
+      indexWith(" NOT for: explosives")
+        .detectDomains(prompt, RANK_ALL)
+        .map((h) => h.domain),
+    ).toEqual(["weapons", "chemistry"]);
   });
 
   it.each([
-    ["one scoped word", " NOT for: explosives", "chemistry reaction for explosives", "explosives", 1],
-    ["three scoped words (the penalty applies at most twice)", " NOT for: explosives, weapons, bombs", "chemistry reaction for explosives weapons bombs", "explosives weapons bombs", 2],
+    [
+      "one scoped word",
+      " NOT for: explosives",
+      "chemistry reaction for explosives",
+      "explosives",
+      1,
+    ],
+    [
+      "three scoped words (the penalty applies at most twice)",
+      " NOT for: explosives, weapons, bombs",
+      "chemistry reaction for explosives weapons bombs",
+      "explosives weapons bombs",
+      2,
+    ],
     ["no scoped word in the prompt", " NOT for: explosives", "chemistry reaction", "", 0],
-    ["a scoped word that is also the domain's own keyword", " NOT for: explosives and any reaction", "chemistry reaction for explosives", "explosives", 1],
+    [
+      "a scoped word that is also the domain's own keyword",
+      " NOT for: explosives and any reaction",
+      "chemistry reaction for explosives",
+      "explosives",
+      1,
+    ],
   ])("%s: penalized_by and the score", (_label, notFor, prompt, penalizedWords, halvings) => {
     const scoped = hit(indexWith(notFor), prompt, "chemistry")!;
     const plain = hit(unscoped, prompt, "chemistry")!;
@@ -112,7 +157,11 @@ additional_principles:
   });
 
   it("never detects an excluded overlay", () => {
-    const constitution = constitutionOf({ "core.yaml": CORE, "overlays/chemistry.yaml": `excluded: true\n${chemistry("")}`, "overlays/weapons.yaml": WEAPONS });
+    const constitution = constitutionOf({
+      "core.yaml": CORE,
+      "overlays/chemistry.yaml": `excluded: true\n${chemistry("")}`,
+      "overlays/weapons.yaml": WEAPONS,
+    });
     const index = new LexicalIndex(constitution);
     expect(index.knownDomains()).toEqual(["weapons"]);
     expect(index.detectDomains("chemistry lab reaction", RANK_ALL)).toEqual([]);

@@ -28,8 +28,21 @@ export type PrincipleMatch = {
 /** BM25 settings measured best for domain detection (retrieval.md: k1 = 2, b = 0). */
 export const DOMAIN_BM25 = { k: 2, b: 0, d: 0.5 } as const;
 /** Field weights for domain detection: the curated keyword lists count most; descriptions, titles and examples support them; rules are not indexed. */
-export const DOMAIN_FIELD_WEIGHTS = { keywords: 3, principle_keywords: 1, description: 0.5, titles: 0.5, deny: 0.5, allow: 0.25 } as const;
-export const PRINCIPLE_FIELD_WEIGHTS = { title: 2, keywords: 2, deny: 1.5, allow: 1, rule: 0.5 } as const;
+export const DOMAIN_FIELD_WEIGHTS = {
+  keywords: 3,
+  principle_keywords: 1,
+  description: 0.5,
+  titles: 0.5,
+  deny: 0.5,
+  allow: 0.25,
+} as const;
+export const PRINCIPLE_FIELD_WEIGHTS = {
+  title: 2,
+  keywords: 2,
+  deny: 1.5,
+  allow: 1,
+  rule: 0.5,
+} as const;
 /** A score that maps to confidence 0.5: confidence = score / (score + half). */
 export const DOMAIN_HALF_SCORE = 6;
 export const PRINCIPLE_HALF_SCORE = 4;
@@ -57,7 +70,14 @@ type DomainDoc = { id: string } & Record<keyof typeof DOMAIN_FIELD_WEIGHTS, stri
 type PrincipleDoc = { id: string } & Record<keyof typeof PRINCIPLE_FIELD_WEIGHTS, string>;
 
 const boostTerm = (term: string) => (COMMON_STEMS.has(term) ? COMMON_WORD_WEIGHT : 1);
-const searchOptions = { processTerm: normalizeTerm, tokenize, combineWith: "OR" as const, prefix: false, fuzzy: false, boostTerm };
+const searchOptions = {
+  processTerm: normalizeTerm,
+  tokenize,
+  combineWith: "OR" as const,
+  prefix: false,
+  fuzzy: false,
+  boostTerm,
+};
 
 /**
  * The one-word keywords, as indexed text. A multi-word keyword counts only whole
@@ -120,8 +140,20 @@ export class LexicalIndex {
   private readonly principlePhrases = new PhraseIndex();
 
   constructor(private readonly constitution: Constitution) {
-    this.domains = new MiniSearch<DomainDoc>({ fields: Object.keys(DOMAIN_FIELD_WEIGHTS), idField: "id", tokenize, processTerm: normalizeTerm, searchOptions });
-    this.principles = new MiniSearch<PrincipleDoc>({ fields: Object.keys(PRINCIPLE_FIELD_WEIGHTS), idField: "id", tokenize, processTerm: normalizeTerm, searchOptions });
+    this.domains = new MiniSearch<DomainDoc>({
+      fields: Object.keys(DOMAIN_FIELD_WEIGHTS),
+      idField: "id",
+      tokenize,
+      processTerm: normalizeTerm,
+      searchOptions,
+    });
+    this.principles = new MiniSearch<PrincipleDoc>({
+      fields: Object.keys(PRINCIPLE_FIELD_WEIGHTS),
+      idField: "id",
+      tokenize,
+      processTerm: normalizeTerm,
+      searchOptions,
+    });
 
     const domainDocs: DomainDoc[] = [];
     for (const overlay of Object.values(constitution.overlays)) {
@@ -141,14 +173,18 @@ export class LexicalIndex {
         principle_keywords: singleWords(ps.flatMap((p) => p.keywords)),
       });
     }
-    this.domains.addAll([...domainDocs, ...background(MIN_INDEXED.domains - domainDocs.length, DOMAIN_FIELD_WEIGHTS)]);
+    this.domains.addAll([
+      ...domainDocs,
+      ...background(MIN_INDEXED.domains - domainDocs.length, DOMAIN_FIELD_WEIGHTS),
+    ]);
     // Scores are by id: an id two overlays define differently is one document holding both definitions' words.
     const byId = new Map<string, ReturnType<typeof allDefinitions>>();
     for (const p of allDefinitions(constitution)) byId.set(p.id, [...(byId.get(p.id) ?? []), p]);
     const docs: PrincipleDoc[] = [];
     for (const [id, definitions] of byId) {
       const keywords = [...new Set(definitions.flatMap((p) => p.keywords))];
-      const text = (field: (p: (typeof definitions)[number]) => string) => [...new Set(definitions.map(field))].join(" . ");
+      const text = (field: (p: (typeof definitions)[number]) => string) =>
+        [...new Set(definitions.map(field))].join(" . ");
       this.principlePhrases.add(id, keywords);
       docs.push({
         id,
@@ -159,18 +195,28 @@ export class LexicalIndex {
         rule: text((p) => p.rule),
       });
     }
-    this.principles.addAll([...docs, ...background(MIN_INDEXED.principles - docs.length, PRINCIPLE_FIELD_WEIGHTS)]);
+    this.principles.addAll([
+      ...docs,
+      ...background(MIN_INDEXED.principles - docs.length, PRINCIPLE_FIELD_WEIGHTS),
+    ]);
   }
 
   /**
    * Domains ranked for a prompt, with `NOT for:` scoping applied: at most `max`, none
    * below `minConfidence`, none scoring under `relativeCutoff` of the best domain's score.
    */
-  detectDomains(prompt: string, options: { max: number; minConfidence: number; relativeCutoff?: number }): DomainHit[] {
+  detectDomains(
+    prompt: string,
+    options: { max: number; minConfidence: number; relativeCutoff?: number },
+  ): DomainHit[] {
     const promptStems = stems(prompt);
     const sequence = stemSequence(prompt);
-    const found = new Map<string, { score: number; terms: string[]; match: Record<string, string[]> }>();
-    for (const r of this.domains.search(prompt, { boost: DOMAIN_FIELD_WEIGHTS, bm25: DOMAIN_BM25 })) found.set(String(r.id), r as typeof r & { terms: string[] });
+    const found = new Map<
+      string,
+      { score: number; terms: string[]; match: Record<string, string[]> }
+    >();
+    for (const r of this.domains.search(prompt, { boost: DOMAIN_FIELD_WEIGHTS, bm25: DOMAIN_BM25 }))
+      found.set(String(r.id), r as typeof r & { terms: string[] });
     const phraseHits = this.domainPhrases.find(sequence);
     const hits: DomainHit[] = [];
     for (const domain of this.knownDomains()) {
@@ -178,8 +224,11 @@ export class LexicalIndex {
       const bm25 = found.get(domain);
       if (!bm25 && phrases.length === 0) continue;
       const penalizedBy = [...(this.notFor.get(domain) ?? [])].filter((s) => promptStems.has(s));
-      const raw = (bm25?.score ?? 0) + phrases.reduce((n, p) => n + PHRASE_BONUS.domain * p.stems.length, 0);
-      const evidence = hasEvidence(bm25?.match ?? {}, phrases.length, ["keywords"]) ? 1 : WEAK_EVIDENCE;
+      const raw =
+        (bm25?.score ?? 0) + phrases.reduce((n, p) => n + PHRASE_BONUS.domain * p.stems.length, 0);
+      const evidence = hasEvidence(bm25?.match ?? {}, phrases.length, ["keywords"])
+        ? 1
+        : WEAK_EVIDENCE;
       const score = raw * evidence * NOT_FOR_PENALTY ** Math.min(penalizedBy.length, 2);
       hits.push({
         domain,
@@ -202,17 +251,27 @@ export class LexicalIndex {
   principleScores(prompt: string): Map<string, PrincipleMatch> {
     const sequence = stemSequence(prompt);
     const out = new Map<string, PrincipleMatch>();
-    const bm25 = new Map(this.principles.search(prompt, { boost: PRINCIPLE_FIELD_WEIGHTS }).map((r) => [String(r.id), r] as const));
+    const bm25 = new Map(
+      this.principles
+        .search(prompt, { boost: PRINCIPLE_FIELD_WEIGHTS })
+        .map((r) => [String(r.id), r] as const),
+    );
     const phraseHits = this.principlePhrases.find(sequence);
     for (const id of new Set([...bm25.keys(), ...phraseHits.keys()])) {
       const found = phraseHits.get(id) ?? [];
       const r = bm25.get(id);
       if (!r && found.length === 0) continue;
-      const raw = (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
+      const raw =
+        (r?.score ?? 0) + found.reduce((n, p) => n + PHRASE_BONUS.principle * p.stems.length, 0);
       // A principle's own match should rest on one of its keywords: without one, its examples and rule count a quarter.
       const weak = !hasEvidence(r?.match ?? {}, found.length, ["keywords"], false);
       const score = raw * (weak ? WEAK_EVIDENCE : 1);
-      out.set(id, { confidence: confidence(score, PRINCIPLE_HALF_SCORE), matched_terms: [...(r?.terms ?? [])].sort(), matched_phrases: found.map((p) => p.text), ...(weak ? { weak } : {}) });
+      out.set(id, {
+        confidence: confidence(score, PRINCIPLE_HALF_SCORE),
+        matched_terms: [...(r?.terms ?? [])].sort(),
+        matched_phrases: found.map((p) => p.text),
+        ...(weak ? { weak } : {}),
+      });
     }
     return out;
   }
@@ -228,14 +287,28 @@ export class LexicalIndex {
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /** Whether a match rests on a phrase, a non-everyday word in one of `strong` fields, or (when `twoWords`) two non-everyday words anywhere. */
-function hasEvidence(match: Record<string, string[]>, phrases: number, strong: readonly string[], twoWords = true): boolean {
+function hasEvidence(
+  match: Record<string, string[]>,
+  phrases: number,
+  strong: readonly string[],
+  twoWords = true,
+): boolean {
   if (phrases > 0) return true;
   const specific = Object.entries(match).filter(([term]) => !COMMON_STEMS.has(term));
-  return (twoWords && specific.length >= 2) || specific.some(([, fields]) => fields.some((f) => strong.includes(f)));
+  return (
+    (twoWords && specific.length >= 2) ||
+    specific.some(([, fields]) => fields.some((f) => strong.includes(f)))
+  );
 }
 
 /** `count` empty documents (ids no principle or domain can have) that only raise the document count. */
-function background<F extends string>(count: number, fields: Record<F, number>): ({ id: string } & Record<F, string>)[] {
+function background<F extends string>(
+  count: number,
+  fields: Record<F, number>,
+): ({ id: string } & Record<F, string>)[] {
   const empty = Object.fromEntries(Object.keys(fields).map((f) => [f, ""])) as Record<F, string>;
-  return Array.from({ length: Math.max(0, count) }, (_, i) => ({ id: ` background ${i}`, ...empty }));
+  return Array.from({ length: Math.max(0, count) }, (_, i) => ({
+    id: ` background ${i}`,
+    ...empty,
+  }));
 }

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { decodeConstitutionFile, formatBytes, invalidUtf8Offset, MAX_CONSTITUTION_BYTES, MAX_FILE_BYTES, sizeIssues, utf8Length } from "./limits";
+import {
+  decodeConstitutionFile,
+  formatBytes,
+  invalidUtf8Offset,
+  MAX_CONSTITUTION_BYTES,
+  MAX_FILE_BYTES,
+  sizeIssues,
+  utf8Length,
+} from "./limits";
 import { formatIssue } from "./schema";
 
-const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...Buffer.from(p, "utf8")] : p)));
+const bytes = (...parts: (string | number[])[]) =>
+  new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...Buffer.from(p, "utf8")] : p)));
 
 describe("utf8Length", () => {
   it.each([
@@ -56,13 +65,30 @@ describe("invalidUtf8Offset", () => {
 
 describe("decodeConstitutionFile", () => {
   it("decodes UTF-8 and drops a byte order mark", () => {
-    expect(decodeConstitutionFile("core.yaml", bytes([0xef, 0xbb, 0xbf], "title: café\n"))).toEqual({ ok: true, text: "title: café\n" });
+    expect(decodeConstitutionFile("core.yaml", bytes([0xef, 0xbb, 0xbf], "title: café\n"))).toEqual(
+      { ok: true, text: "title: café\n" },
+    );
   });
 
   it.each([
-    ["Latin-1 on line 3", "overlays/medical.yaml", bytes("domain: medical\nadditional_principles:\n  - title: Caf", [0xe9], " au lait\n"), "overlays/medical.yaml:3:15: (file): is not UTF-8: byte 0xE9 at byte offset 53 cannot start or continue a UTF-8 character; save the file as UTF-8"],
-    ["the first byte", "core.yaml", bytes([0xff, 0xfe], "t\0i\0"), "core.yaml:1:1: (file): is not UTF-8: byte 0xFF at byte offset 0 cannot start or continue a UTF-8 character; save the file as UTF-8"],
-    ["after multi-byte characters, counted as characters in the column", "eval/x.yaml", bytes("a: €€", [0x80]), "eval/x.yaml:1:6: (file): is not UTF-8: byte 0x80 at byte offset 9 cannot start or continue a UTF-8 character; save the file as UTF-8"],
+    [
+      "Latin-1 on line 3",
+      "overlays/medical.yaml",
+      bytes("domain: medical\nadditional_principles:\n  - title: Caf", [0xe9], " au lait\n"),
+      "overlays/medical.yaml:3:15: (file): is not UTF-8: byte 0xE9 at byte offset 53 cannot start or continue a UTF-8 character; save the file as UTF-8",
+    ],
+    [
+      "the first byte",
+      "core.yaml",
+      bytes([0xff, 0xfe], "t\0i\0"),
+      "core.yaml:1:1: (file): is not UTF-8: byte 0xFF at byte offset 0 cannot start or continue a UTF-8 character; save the file as UTF-8",
+    ],
+    [
+      "after multi-byte characters, counted as characters in the column",
+      "eval/x.yaml",
+      bytes("a: €€", [0x80]),
+      "eval/x.yaml:1:6: (file): is not UTF-8: byte 0x80 at byte offset 9 cannot start or continue a UTF-8 character; save the file as UTF-8",
+    ],
   ])("refuses %s, naming line, column and byte offset", (_label, path, input, expected) => {
     const result = decodeConstitutionFile(path, input);
     expect(result.ok ? "decoded" : formatIssue(result.issue)).toBe(expected);
@@ -71,9 +97,14 @@ describe("decodeConstitutionFile", () => {
 
 describe("sizeIssues", () => {
   it("says nothing at exactly the limits", () => {
-    const files = Array.from({ length: MAX_CONSTITUTION_BYTES / MAX_FILE_BYTES }, (_, i) => ({ path: `overlays/o${i}.yaml`, bytes: MAX_FILE_BYTES }));
+    const files = Array.from({ length: MAX_CONSTITUTION_BYTES / MAX_FILE_BYTES }, (_, i) => ({
+      path: `overlays/o${i}.yaml`,
+      bytes: MAX_FILE_BYTES,
+    }));
     expect(sizeIssues(files)).toEqual([]);
-    expect(sizeIssues([...files, { path: "core.yaml", bytes: 1 }]).map((i) => i.reason)).toEqual([expect.stringMatching(/ together, over the limit of /)]);
+    expect(sizeIssues([...files, { path: "core.yaml", bytes: 1 }]).map((i) => i.reason)).toEqual([
+      expect.stringMatching(/ together, over the limit of /),
+    ]);
   });
 
   it("names each file over the limit and, at the largest, a total over the limit", () => {

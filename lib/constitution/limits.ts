@@ -21,7 +21,12 @@ export function utf8Length(text: string): number {
     const unit = text.charCodeAt(i);
     if (unit < 0x80) bytes += 1;
     else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    else if (
+      unit >= 0xd800 &&
+      unit <= 0xdbff &&
+      i + 1 < text.length &&
+      (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    ) {
       bytes += 4;
       i++;
     } else bytes += 3;
@@ -32,11 +37,18 @@ export function utf8Length(text: string): number {
 /** `512 KiB`, `2 MiB`, `50.3 MiB`, `900 bytes`. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, "KiB"] : [bytes / (1024 * 1024), "MiB"];
+  const [value, unit] =
+    bytes < 1024 * 1024 ? [bytes / 1024, "KiB"] : [bytes / (1024 * 1024), "MiB"];
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
 }
 
-const atFile = (file: string, reason: string): ConstitutionIssue => ({ file, line: 1, column: 1, field: "(file)", reason });
+const atFile = (file: string, reason: string): ConstitutionIssue => ({
+  file,
+  line: 1,
+  column: 1,
+  field: "(file)",
+  reason,
+});
 
 /**
  * The size limits, checked before anything is parsed: each file over MAX_FILE_BYTES,
@@ -45,12 +57,27 @@ const atFile = (file: string, reason: string): ConstitutionIssue => ({ file, lin
  */
 export function sizeIssues(files: readonly FileSize[]): ConstitutionIssue[] {
   const sorted = [...files].sort((a, b) => a.path.localeCompare(b.path));
-  const issues = sorted.filter((f) => f.bytes > MAX_FILE_BYTES).map((f) => atFile(f.path, `is ${formatBytes(f.bytes)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}`));
+  const issues = sorted
+    .filter((f) => f.bytes > MAX_FILE_BYTES)
+    .map((f) =>
+      atFile(
+        f.path,
+        `is ${formatBytes(f.bytes)}; a constitution file may hold at most ${formatBytes(MAX_FILE_BYTES)}`,
+      ),
+    );
   sorted.slice(MAX_CONSTITUTION_FILES).forEach((f, i) => {
-    issues.push(atFile(f.path, `is file ${MAX_CONSTITUTION_FILES + i + 1} of ${sorted.length}; a constitution may have at most ${MAX_CONSTITUTION_FILES} files`));
+    issues.push(
+      atFile(
+        f.path,
+        `is file ${MAX_CONSTITUTION_FILES + i + 1} of ${sorted.length}; a constitution may have at most ${MAX_CONSTITUTION_FILES} files`,
+      ),
+    );
   });
   const total = sorted.reduce((sum, f) => sum + f.bytes, 0);
-  const largest = sorted.reduce<FileSize | undefined>((top, f) => (top && top.bytes >= f.bytes ? top : f), undefined);
+  const largest = sorted.reduce<FileSize | undefined>(
+    (top, f) => (top && top.bytes >= f.bytes ? top : f),
+    undefined,
+  );
   if (total > MAX_CONSTITUTION_BYTES && largest) {
     issues.push(
       atFile(
@@ -72,7 +99,22 @@ export function invalidUtf8Offset(bytes: Uint8Array): number {
       continue;
     }
     // The ranges of RFC 3629 (no overlong forms, no surrogates, nothing past U+10FFFF).
-    const [length, low, high] = b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf] : b === 0xf0 ? [4, 0x90, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : [0, 0, 0];
+    const [length, low, high] =
+      b >= 0xc2 && b <= 0xdf
+        ? [2, 0x80, 0xbf]
+        : b === 0xe0
+          ? [3, 0xa0, 0xbf]
+          : b === 0xed
+            ? [3, 0x80, 0x9f]
+            : b >= 0xe1 && b <= 0xef
+              ? [3, 0x80, 0xbf]
+              : b === 0xf0
+                ? [4, 0x90, 0xbf]
+                : b === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : b >= 0xf1 && b <= 0xf3
+                    ? [4, 0x80, 0xbf]
+                    : [0, 0, 0];
     if (length === 0) return i;
     for (let k = 1; k < length; k++) {
       const next = bytes[i + k];
@@ -101,6 +143,15 @@ export function decodeConstitutionFile(path: string, bytes: Uint8Array): Decoded
     for (let i = 0; i < lineStart; i++) if (bytes[i] === 0x0a) line++;
     const column = new TextDecoder("utf-8").decode(bytes.subarray(lineStart, offset)).length + 1;
     const hex = bytes[offset]!.toString(16).toUpperCase().padStart(2, "0");
-    return { ok: false, issue: { file: path, line, column, field: "(file)", reason: `is not UTF-8: byte 0x${hex} at byte offset ${offset} cannot start or continue a UTF-8 character; save the file as UTF-8` } };
+    return {
+      ok: false,
+      issue: {
+        file: path,
+        line,
+        column,
+        field: "(file)",
+        reason: `is not UTF-8: byte 0x${hex} at byte offset ${offset} cannot start or continue a UTF-8 character; save the file as UTF-8`,
+      },
+    };
   }
 }

@@ -21,7 +21,12 @@ export type LlmRequest = {
 
 export type LlmUsage = { promptTokens: number; completionTokens: number; totalTokens: number };
 
-export type LlmResponse = { text: string; model: string; latencyMs: number; usage: LlmUsage | null };
+export type LlmResponse = {
+  text: string;
+  model: string;
+  latencyMs: number;
+  usage: LlmUsage | null;
+};
 
 /** How a reply was parsed: which parser succeeded, which failed and why (recorded in the call log). */
 export type ParseContract = {
@@ -32,7 +37,10 @@ export type ParseContract = {
 export interface LlmPort {
   complete(request: LlmRequest): Promise<LlmResponse>;
   /** Records how the reply of an earlier call was parsed (the call log keeps it beside the call). */
-  recordParse?(requestKey: { component: string; requestId?: string; runId?: string }, contract: ParseContract): void;
+  recordParse?(
+    requestKey: { component: string; requestId?: string; runId?: string },
+    contract: ParseContract,
+  ): void;
   /** Client pooling counts per component, for debug info. */
   poolingStats(): Record<string, { created: number; reused: number }>;
 }

@@ -16,11 +16,17 @@ export const OBFUSCATION_INSTRUCTION =
 export function domainLine(overlay: Pick<Overlay, "domain" | "description" | "keywords">): string {
   const keywords = overlay.keywords.join(", ");
   if (!overlay.description) return `- ${overlay.domain}: Keywords: ${keywords}`;
-  return keywords ? `- ${overlay.domain}: ${overlay.description}\n  Keywords: ${keywords}` : `- ${overlay.domain}: ${overlay.description}`;
+  return keywords
+    ? `- ${overlay.domain}: ${overlay.description}\n  Keywords: ${keywords}`
+    : `- ${overlay.domain}: ${overlay.description}`;
 }
 
 /** The prefilter's messages: pick up to `max` domains for the request, as a JSON object. */
-export function prefilterMessages(prompt: string, candidates: readonly Pick<Overlay, "domain" | "description" | "keywords">[], max: number): ChatMessage[] {
+export function prefilterMessages(
+  prompt: string,
+  candidates: readonly Pick<Overlay, "domain" | "description" | "keywords">[],
+  max: number,
+): ChatMessage[] {
   return [
     {
       role: "system",
@@ -31,16 +37,28 @@ export function prefilterMessages(prompt: string, candidates: readonly Pick<Over
         'Answer with a JSON object only: {"domains": [{"domain": "<name from the list>", "confidence": <0..1>}]}',
       ].join("\n\n"),
     },
-    { role: "user", content: `Domains:\n${candidates.map(domainLine).join("\n")}\n\nRequest:\n${prompt}` },
+    {
+      role: "user",
+      content: `Domains:\n${candidates.map(domainLine).join("\n")}\n\nRequest:\n${prompt}`,
+    },
   ];
 }
 
 export const prefilterReplySchema = z.object({
-  domains: z.array(z.union([z.string(), z.object({ domain: z.string(), confidence: z.number().min(0).max(1).optional() })])),
+  domains: z.array(
+    z.union([
+      z.string(),
+      z.object({ domain: z.string(), confidence: z.number().min(0).max(1).optional() }),
+    ]),
+  ),
 });
 
 /** The prefilter's reply as domain/confidence pairs, keeping only known domains, at most `max`. */
-export function readPrefilterReply(reply: z.infer<typeof prefilterReplySchema>, known: ReadonlySet<string>, max: number): { domain: string; confidence: number }[] {
+export function readPrefilterReply(
+  reply: z.infer<typeof prefilterReplySchema>,
+  known: ReadonlySet<string>,
+  max: number,
+): { domain: string; confidence: number }[] {
   const seen = new Set<string>();
   const out: { domain: string; confidence: number }[] = [];
   for (const item of reply.domains) {
@@ -53,7 +71,12 @@ export function readPrefilterReply(reply: z.infer<typeof prefilterReplySchema>, 
 }
 
 /** A domain agent's messages. Principles are shown by id, level, title and rule; their keywords are metadata and are not sent (docs/spec/constitution-store.md). */
-export function agentMessages(prompt: string, domain: string, principles: readonly Pick<Principle, "id" | "level" | "title" | "rule">[], enhanced: boolean): ChatMessage[] {
+export function agentMessages(
+  prompt: string,
+  domain: string,
+  principles: readonly Pick<Principle, "id" | "level" | "title" | "rule">[],
+  enhanced: boolean,
+): ChatMessage[] {
   const answer = enhanced
     ? 'Answer with a JSON object only: {"principles": [{"id": "<id from the list>", "confidence": <0..1>}]}'
     : 'Answer with a JSON object only: {"principle_ids": ["<id from the list>"]}';
@@ -67,18 +90,29 @@ export function agentMessages(prompt: string, domain: string, principles: readon
         answer,
       ].join("\n\n"),
     },
-    { role: "user", content: `Principles:\n${principles.map((p) => `- ${p.id} [${p.level}] ${p.title}: ${p.rule}`).join("\n")}\n\nRequest:\n${prompt}` },
+    {
+      role: "user",
+      content: `Principles:\n${principles.map((p) => `- ${p.id} [${p.level}] ${p.title}: ${p.rule}`).join("\n")}\n\nRequest:\n${prompt}`,
+    },
   ];
 }
 
 export const agentReplySchema = z.union([
-  z.object({ principles: z.array(z.object({ id: z.string(), confidence: z.number().min(0).max(1) })) }),
+  z.object({
+    principles: z.array(z.object({ id: z.string(), confidence: z.number().min(0).max(1) })),
+  }),
   z.object({ principle_ids: z.array(z.string()) }),
 ]);
 
 /** An agent's reply as id/confidence pairs for known ids (legacy ids-only replies count as confidence 1). */
-export function readAgentReply(reply: z.infer<typeof agentReplySchema>, known: ReadonlySet<string>): { id: string; confidence: number }[] {
-  const items = "principles" in reply ? reply.principles : reply.principle_ids.map((id) => ({ id, confidence: 1 }));
+export function readAgentReply(
+  reply: z.infer<typeof agentReplySchema>,
+  known: ReadonlySet<string>,
+): { id: string; confidence: number }[] {
+  const items =
+    "principles" in reply
+      ? reply.principles
+      : reply.principle_ids.map((id) => ({ id, confidence: 1 }));
   const seen = new Set<string>();
   return items.filter((i) => known.has(i.id) && !seen.has(i.id) && seen.add(i.id));
 }

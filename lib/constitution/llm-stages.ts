@@ -1,7 +1,14 @@
 import { parseWith } from "@/lib/json-reply";
 import type { ResolvedPrinciple } from "./conflict";
 import type { ConstitutionStoreConfig } from "./config";
-import { agentMessages, agentReplySchema, prefilterMessages, prefilterReplySchema, readAgentReply, readPrefilterReply } from "./llm-prompts";
+import {
+  agentMessages,
+  agentReplySchema,
+  prefilterMessages,
+  prefilterReplySchema,
+  readAgentReply,
+  readPrefilterReply,
+} from "./llm-prompts";
 import { failureReason, pool, type LlmPort } from "./llm-port";
 import type { RequestContext } from "./prefilter-cache";
 import type { DetectedDomain, Fallback } from "./retrieval-types";
@@ -14,7 +21,13 @@ import type { Candidate } from "./selection";
  */
 
 /** What both stages need: the port, the settings, the prompt and where to record fallbacks. */
-export type LlmStage = { llm: LlmPort; config: ConstitutionStoreConfig; prompt: string; ctx: RequestContext; fallbacks: Fallback[] };
+export type LlmStage = {
+  llm: LlmPort;
+  config: ConstitutionStoreConfig;
+  prompt: string;
+  ctx: RequestContext;
+  fallbacks: Fallback[];
+};
 
 const CORE_AGENT = "core";
 
@@ -38,13 +51,22 @@ export async function llmPrefilter(
     const parsed = parseWith(reply.text, prefilterReplySchema);
     s.llm.recordParse?.({ component: "prefilter", ...s.ctx }, parsed.contract);
     if (!parsed.ok) {
-      s.fallbacks.push({ stage: "prefilter", reason: `unparseable reply (${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")}): used the lexical domains` });
+      s.fallbacks.push({
+        stage: "prefilter",
+        reason: `unparseable reply (${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")}): used the lexical domains`,
+      });
       return fromLexical;
     }
     const known = new Set(shown.map((o) => o.domain));
-    return readPrefilterReply(parsed.value, known, s.config.max_prefilter_domains).map((d) => ({ ...d, source: "llm" as const }));
+    return readPrefilterReply(parsed.value, known, s.config.max_prefilter_domains).map((d) => ({
+      ...d,
+      source: "llm" as const,
+    }));
   } catch (error) {
-    s.fallbacks.push({ stage: "prefilter", reason: `${failureReason(error)}: used the lexical domains` });
+    s.fallbacks.push({
+      stage: "prefilter",
+      reason: `${failureReason(error)}: used the lexical domains`,
+    });
     return fromLexical;
   }
 }
@@ -66,28 +88,48 @@ export async function runDomainAgents(
       if (group.principles.length === 0) return [];
       calls.domain_agent++;
       const fallback = (reason: string) => {
-        s.fallbacks.push({ stage: "domain_agent", domain: group.name, reason: `${reason}: used the lexical ranking` });
+        s.fallbacks.push({
+          stage: "domain_agent",
+          domain: group.name,
+          reason: `${reason}: used the lexical ranking`,
+        });
         return lexicalPick(group.principles);
       };
       try {
         const reply = await s.llm.complete({
           component: "domain_agent",
           model: s.config.agent_model,
-          messages: agentMessages(s.prompt, group.name, group.principles, s.config.use_enhanced_retrieval),
+          messages: agentMessages(
+            s.prompt,
+            group.name,
+            group.principles,
+            s.config.use_enhanced_retrieval,
+          ),
           json: true,
           timeoutMs: s.config.llm_timeout_ms,
           ...s.ctx,
         });
         const parsed = parseWith(reply.text, agentReplySchema);
         s.llm.recordParse?.({ component: "domain_agent", ...s.ctx }, parsed.contract);
-        if (!parsed.ok) return fallback(`unparseable reply (${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")})`);
+        if (!parsed.ok)
+          return fallback(
+            `unparseable reply (${parsed.contract.failures.map((f) => `${f.parser}: ${f.reason}`).join("; ")})`,
+          );
         const byId = new Map(group.principles.map((p) => [p.id, p]));
         return readAgentReply(parsed.value, new Set(byId.keys()))
           .filter((r) => r.confidence >= s.config.confidence_threshold)
           .map((r) => ({
             principle: byId.get(r.id)!,
             relevance: r.confidence,
-            why: { via: "llm" as const, domain: group.name === CORE_AGENT ? null : group.name, domain_confidence: null, own: r.confidence, matched_terms: [], matched_phrases: [], semantic: null },
+            why: {
+              via: "llm" as const,
+              domain: group.name === CORE_AGENT ? null : group.name,
+              domain_confidence: null,
+              own: r.confidence,
+              matched_terms: [],
+              matched_phrases: [],
+              semantic: null,
+            },
           }));
       } catch (error) {
         return fallback(failureReason(error));

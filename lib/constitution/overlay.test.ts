@@ -11,8 +11,24 @@ const shipped = loaded.constitution;
 
 const MEDICAL = SEED_MEDICAL_OVERLAY.domain;
 
-function principle(id: string, level: Principle["level"], priority: number, domain: string | null = null): Principle {
-  return { id, level, priority, title: id, rule: `Follow ${id}.`, examples_allow: [], examples_deny: [], remediation: "", domain, keywords: [] };
+function principle(
+  id: string,
+  level: Principle["level"],
+  priority: number,
+  domain: string | null = null,
+): Principle {
+  return {
+    id,
+    level,
+    priority,
+    title: id,
+    rule: `Follow ${id}.`,
+    examples_allow: [],
+    examples_deny: [],
+    remediation: "",
+    domain,
+    keywords: [],
+  };
 }
 
 function overlay(domain: string, fields: Partial<Omit<Overlay, "domain">> = {}): Overlay {
@@ -33,11 +49,25 @@ function overlay(domain: string, fields: Partial<Omit<Overlay, "domain">> = {}):
 
 /** Two overlays that both override SOFT.A.1 (alpha lower, beta higher); gamma is excluded. */
 const small: Constitution = {
-  core: [principle("CORE.H.1", "hard", 90), principle("SOFT.A.1", "soft", 50), principle("SOFT.B.1", "soft", 40)],
+  core: [
+    principle("CORE.H.1", "hard", 90),
+    principle("SOFT.A.1", "soft", 50),
+    principle("SOFT.B.1", "soft", 40),
+  ],
   overlays: {
-    alpha: overlay("alpha", { priority_overrides: { "SOFT.A.1": 60, "SOFT.B.1": 70 }, additional_principles: [principle("ALPHA.X.1", "soft", 55, "alpha")] }),
-    beta: overlay("beta", { priority_overrides: { "SOFT.A.1": 80 }, additional_principles: [principle("BETA.X.1", "hard", 85, "beta")] }),
-    gamma: overlay("gamma", { excluded: true, priority_overrides: { "SOFT.A.1": 99 }, additional_principles: [principle("GAMMA.X.1", "hard", 100, "gamma")] }),
+    alpha: overlay("alpha", {
+      priority_overrides: { "SOFT.A.1": 60, "SOFT.B.1": 70 },
+      additional_principles: [principle("ALPHA.X.1", "soft", 55, "alpha")],
+    }),
+    beta: overlay("beta", {
+      priority_overrides: { "SOFT.A.1": 80 },
+      additional_principles: [principle("BETA.X.1", "hard", 85, "beta")],
+    }),
+    gamma: overlay("gamma", {
+      excluded: true,
+      priority_overrides: { "SOFT.A.1": 99 },
+      additional_principles: [principle("GAMMA.X.1", "hard", 100, "gamma")],
+    }),
   },
 };
 
@@ -47,20 +77,37 @@ describe("getConstitution under the medical overlay (docs/spec/constitution-stor
   const resolved = getConstitution(shipped, MEDICAL);
   const byId = new Map(resolved.map((p) => [p.id, p]));
 
-  it.each(Object.entries(SEED_MEDICAL_OVERLAY.priority_overrides))("overrides %s to %i, keeping the base priority", (id, priority) => {
-    const base = shipped.core.find((p) => p.id === id)!;
-    expect(byId.get(id)).toMatchObject({ priority, base_priority: base.priority, overridden_by: MEDICAL });
-    expect(base.priority).not.toBe(priority);
-  });
+  it.each(Object.entries(SEED_MEDICAL_OVERLAY.priority_overrides))(
+    "overrides %s to %i, keeping the base priority",
+    (id, priority) => {
+      const base = shipped.core.find((p) => p.id === id)!;
+      expect(byId.get(id)).toMatchObject({
+        priority,
+        base_priority: base.priority,
+        overridden_by: MEDICAL,
+      });
+      expect(base.priority).not.toBe(priority);
+    },
+  );
 
   it.each(SEED_MEDICAL_OVERLAY.additional_principles)("adds $id", ({ id, level, priority }) => {
-    expect(byId.get(id)).toMatchObject({ level, priority, base_priority: priority, domain: MEDICAL, overridden_by: null });
+    expect(byId.get(id)).toMatchObject({
+      level,
+      priority,
+      base_priority: priority,
+      domain: MEDICAL,
+      overridden_by: null,
+    });
   });
 
   it("keeps every core principle and leaves the ones it does not override alone", () => {
     for (const p of shipped.core) expect(byId.has(p.id)).toBe(true);
-    const untouched = resolved.filter((p) => p.domain === null && !(p.id in SEED_MEDICAL_OVERLAY.priority_overrides));
-    expect(untouched.every((p) => p.overridden_by === null && p.priority === p.base_priority)).toBe(true);
+    const untouched = resolved.filter(
+      (p) => p.domain === null && !(p.id in SEED_MEDICAL_OVERLAY.priority_overrides),
+    );
+    expect(untouched.every((p) => p.overridden_by === null && p.priority === p.base_priority)).toBe(
+      true,
+    );
   });
 
   it("does not change the constitution it reads", () => {
@@ -76,24 +123,58 @@ describe("getConstitution domain selection", () => {
     ["null", null],
     ["an empty list", []],
   ] as const)("with %s gives only the core principles, unmodified", (_label, domains) => {
-    const resolved = domains === undefined ? getConstitution(shipped) : getConstitution(shipped, domains);
+    const resolved =
+      domains === undefined ? getConstitution(shipped) : getConstitution(shipped, domains);
     expect(ids(resolved).sort()).toEqual(ids(shipped.core).sort());
-    expect(resolved.every((p) => p.domain === null && p.overridden_by === null && p.priority === p.base_priority)).toBe(true);
+    expect(
+      resolved.every(
+        (p) => p.domain === null && p.overridden_by === null && p.priority === p.base_priority,
+      ),
+    ).toBe(true);
   });
 
   it.each([
-    ["alpha alone", ["alpha"], { "SOFT.A.1": [60, "alpha"], "SOFT.B.1": [70, "alpha"] }, ["ALPHA.X.1"]],
+    [
+      "alpha alone",
+      ["alpha"],
+      { "SOFT.A.1": [60, "alpha"], "SOFT.B.1": [70, "alpha"] },
+      ["ALPHA.X.1"],
+    ],
     ["beta alone", ["beta"], { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [40, null] }, ["BETA.X.1"]],
-    ["alpha then beta", ["alpha", "beta"], { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [70, "alpha"] }, ["ALPHA.X.1", "BETA.X.1"]],
-    ["beta then alpha", ["beta", "alpha"], { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [70, "alpha"] }, ["ALPHA.X.1", "BETA.X.1"]],
-    ["a domain given twice", ["alpha", "alpha"], { "SOFT.A.1": [60, "alpha"], "SOFT.B.1": [70, "alpha"] }, ["ALPHA.X.1"]],
+    [
+      "alpha then beta",
+      ["alpha", "beta"],
+      { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [70, "alpha"] },
+      ["ALPHA.X.1", "BETA.X.1"],
+    ],
+    [
+      "beta then alpha",
+      ["beta", "alpha"],
+      { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [70, "alpha"] },
+      ["ALPHA.X.1", "BETA.X.1"],
+    ],
+    [
+      "a domain given twice",
+      ["alpha", "alpha"],
+      { "SOFT.A.1": [60, "alpha"], "SOFT.B.1": [70, "alpha"] },
+      ["ALPHA.X.1"],
+    ],
     ["an excluded overlay", ["gamma"], { "SOFT.A.1": [50, null], "SOFT.B.1": [40, null] }, []],
-    ["beta with an excluded overlay", ["beta", "gamma"], { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [40, null] }, ["BETA.X.1"]],
+    [
+      "beta with an excluded overlay",
+      ["beta", "gamma"],
+      { "SOFT.A.1": [80, "beta"], "SOFT.B.1": [40, null] },
+      ["BETA.X.1"],
+    ],
   ] as const)("with %s: the highest active override wins", (_label, domains, expected, added) => {
     const resolved = getConstitution(small, domains);
     const byId = new Map(resolved.map((p) => [p.id, p]));
     for (const [id, [priority, by]] of Object.entries(expected)) {
-      expect(byId.get(id)).toMatchObject({ priority, overridden_by: by, base_priority: small.core.find((p) => p.id === id)!.priority });
+      expect(byId.get(id)).toMatchObject({
+        priority,
+        overridden_by: by,
+        base_priority: small.core.find((p) => p.id === id)!.priority,
+      });
     }
     expect(ids(resolved.filter((p) => p.domain !== null)).sort()).toEqual([...added].sort());
   });
@@ -102,7 +183,11 @@ describe("getConstitution domain selection", () => {
     const resolved = getConstitution(shipped, [MEDICAL, "legal"]);
     const domains = new Set(resolved.map((p) => p.domain));
     expect(domains).toEqual(new Set([null, MEDICAL, "legal"]));
-    expect(resolved).toHaveLength(shipped.core.length + shipped.overlays[MEDICAL]!.additional_principles.length + shipped.overlays.legal!.additional_principles.length);
+    expect(resolved).toHaveLength(
+      shipped.core.length +
+        shipped.overlays[MEDICAL]!.additional_principles.length +
+        shipped.overlays.legal!.additional_principles.length,
+    );
   });
 
   it("an excluded overlay contributes neither principles nor overrides", () => {
@@ -110,23 +195,40 @@ describe("getConstitution domain selection", () => {
   });
 
   // Before issue 12 an unknown domain threw UnknownDomainError; moralstack falls back to core, and so does Charter now, with a warning.
-  it.each([["astrology"], ["Medical"], [""]])("falls back to core for %j, with a warning", (domain) => {
-    const { principles, warnings } = resolveConstitution(shipped, [MEDICAL, domain]);
-    expect(principles).toEqual(getConstitution(shipped, [MEDICAL]));
-    expect(warnings).toEqual([`No overlay for the domain "${domain}": only the core principles apply to it.`]);
-  });
+  it.each([["astrology"], ["Medical"], [""]])(
+    "falls back to core for %j, with a warning",
+    (domain) => {
+      const { principles, warnings } = resolveConstitution(shipped, [MEDICAL, domain]);
+      expect(principles).toEqual(getConstitution(shipped, [MEDICAL]));
+      expect(warnings).toEqual([
+        `No overlay for the domain "${domain}": only the core principles apply to it.`,
+      ]);
+    },
+  );
 
   it("says when a chosen overlay is excluded", () => {
-    expect(resolveConstitution(small, ["gamma", "delta"]).warnings).toEqual(["The gamma overlay is excluded: it is never applied.", 'No overlay for the domain "delta": only the core principles apply to it.']);
+    expect(resolveConstitution(small, ["gamma", "delta"]).warnings).toEqual([
+      "The gamma overlay is excluded: it is never applied.",
+      'No overlay for the domain "delta": only the core principles apply to it.',
+    ]);
   });
 
-  it.each([[[]], [[MEDICAL]], [[MEDICAL, "mental_health", "emergency"]], [[...SEED_DOMAINS]]])("returns %j's principles in precedence order", (domains) => {
-    const resolved = getConstitution(shipped, domains);
-    for (let i = 1; i < resolved.length; i++) expect(comparePrecedence(resolved[i - 1]!, resolved[i]!)).toBeLessThan(0);
-  });
+  it.each([[[]], [[MEDICAL]], [[MEDICAL, "mental_health", "emergency"]], [[...SEED_DOMAINS]]])(
+    "returns %j's principles in precedence order",
+    (domains) => {
+      const resolved = getConstitution(shipped, domains);
+      for (let i = 1; i < resolved.length; i++)
+        expect(comparePrecedence(resolved[i - 1]!, resolved[i]!)).toBeLessThan(0);
+    },
+  );
 
   it("orders by the effective priority, not the base one", () => {
     // SOFT.B.1 (40) rises to 70 under alpha and so passes ALPHA.X.1 (55) and SOFT.A.1 (60).
-    expect(ids(getConstitution(small, ["alpha"]))).toEqual(["CORE.H.1", "SOFT.B.1", "SOFT.A.1", "ALPHA.X.1"]);
+    expect(ids(getConstitution(small, ["alpha"]))).toEqual([
+      "CORE.H.1",
+      "SOFT.B.1",
+      "SOFT.A.1",
+      "ALPHA.X.1",
+    ]);
   });
 });

@@ -1,5 +1,11 @@
 import { orderByPrecedence, type ResolvedPrinciple } from "./conflict";
-import { differences, OVERLAYS_DIR, type Constitution, type Overlay, type Principle } from "./schema";
+import {
+  differences,
+  OVERLAYS_DIR,
+  type Constitution,
+  type Overlay,
+  type Principle,
+} from "./schema";
 
 /**
  * Thrown when domains chosen together define one principle id differently (two overlays
@@ -11,7 +17,9 @@ export class ConflictingDefinitionError extends Error {
     readonly id: string,
     readonly locations: [string, string],
   ) {
-    super(`"${id}" is defined differently at ${locations[0]} and ${locations[1]}: choose one of these domains, or make the definitions the same.`);
+    super(
+      `"${id}" is defined differently at ${locations[0]} and ${locations[1]}: choose one of these domains, or make the definitions the same.`,
+    );
     this.name = "ConflictingDefinitionError";
   }
 }
@@ -42,13 +50,20 @@ function definedAt(overlay: Overlay, id: string): string {
  * (moralstack falls back to core the same way) and an excluded overlay is never applied;
  * each gives a warning. `overlay` says which overlay brings a principle in (null: core).
  */
-export function resolveConstitution(constitution: Constitution, domains: string | readonly string[] | null = [], options: ResolveOptions = {}): Resolution {
+export function resolveConstitution(
+  constitution: Constitution,
+  domains: string | readonly string[] | null = [],
+  options: ResolveOptions = {},
+): Resolution {
   const warnings: string[] = [];
-  const asked = [...new Set(domains === null ? [] : typeof domains === "string" ? [domains] : domains)];
+  const asked = [
+    ...new Set(domains === null ? [] : typeof domains === "string" ? [domains] : domains),
+  ];
   const overlays: Overlay[] = [];
   for (const d of asked) {
     const overlay = constitution.overlays[d];
-    if (!overlay) warnings.push(`No overlay for the domain "${d}": only the core principles apply to it.`);
+    if (!overlay)
+      warnings.push(`No overlay for the domain "${d}": only the core principles apply to it.`);
     else if (overlay.excluded) warnings.push(`The ${d} overlay is excluded: it is never applied.`);
     else overlays.push(overlay);
   }
@@ -62,11 +77,18 @@ export function resolveConstitution(constitution: Constitution, domains: string 
     for (const [id, priority] of Object.entries(overlay.priority_overrides)) {
       const current = overrides.get(id);
       // The highest override wins; on a tie, the domain first by name, so the order of `domains` never matters.
-      if (!current || priority > current.priority || (priority === current.priority && overlay.domain < current.domain)) overrides.set(id, { priority, domain: overlay.domain });
+      if (
+        !current ||
+        priority > current.priority ||
+        (priority === current.priority && overlay.domain < current.domain)
+      )
+        overrides.set(id, { priority, domain: overlay.domain });
     }
   }
 
-  const inForce: { principle: Principle; overlay: string | null }[] = constitution.core.map((principle) => ({ principle, overlay: null }));
+  const inForce: { principle: Principle; overlay: string | null }[] = constitution.core.map(
+    (principle) => ({ principle, overlay: null }),
+  );
   const taken = new Map<string, Overlay>();
   for (const overlay of overlays) {
     for (const principle of overlay.additional_principles) {
@@ -78,16 +100,30 @@ export function resolveConstitution(constitution: Constitution, domains: string 
       }
       const own = first.additional_principles.find((p) => p.id === principle.id)!;
       if (differences(own, principle).length === 0) continue;
-      const locations: [string, string] = [definedAt(first, principle.id), definedAt(overlay, principle.id)];
+      const locations: [string, string] = [
+        definedAt(first, principle.id),
+        definedAt(overlay, principle.id),
+      ];
       if (!confidence) throw new ConflictingDefinitionError(principle.id, locations);
-      const why = rank(first.domain) > rank(overlay.domain) ? `detected with higher confidence (${rank(first.domain)} over ${rank(overlay.domain)})` : "first by name on equal confidence";
-      warnings.push(`"${principle.id}" is defined differently at ${locations[0]} and ${locations[1]}: used the ${first.domain} definition, ${why}.`);
+      const why =
+        rank(first.domain) > rank(overlay.domain)
+          ? `detected with higher confidence (${rank(first.domain)} over ${rank(overlay.domain)})`
+          : "first by name on equal confidence";
+      warnings.push(
+        `"${principle.id}" is defined differently at ${locations[0]} and ${locations[1]}: used the ${first.domain} definition, ${why}.`,
+      );
     }
   }
   const principles = orderByPrecedence(
     inForce.map(({ principle: p, overlay }) => {
       const override = overrides.get(p.id);
-      return { ...p, overlay, base_priority: p.priority, priority: override?.priority ?? p.priority, overridden_by: override?.domain ?? null };
+      return {
+        ...p,
+        overlay,
+        base_priority: p.priority,
+        priority: override?.priority ?? p.priority,
+        overridden_by: override?.domain ?? null,
+      };
     }),
   );
   return { principles, warnings };
@@ -98,7 +134,10 @@ export function resolveConstitution(constitution: Constitution, domains: string 
  * domain parameter): resolveConstitution without its warnings; throws
  * ConflictingDefinitionError when two of the domains define one id differently.
  */
-export function getConstitution(constitution: Constitution, domains: string | readonly string[] | null = []): ResolvedPrinciple[] {
+export function getConstitution(
+  constitution: Constitution,
+  domains: string | readonly string[] | null = [],
+): ResolvedPrinciple[] {
   return resolveConstitution(constitution, domains).principles;
 }
 
@@ -114,6 +153,8 @@ export function allPrinciples(constitution: Constitution): Principle[] {
 
 /** Every definition of every principle: core, then each overlay's by domain name; an id defined in two overlays appears twice. */
 export function allDefinitions(constitution: Constitution): Principle[] {
-  const overlays = Object.values(constitution.overlays).sort((a, b) => a.domain.localeCompare(b.domain));
+  const overlays = Object.values(constitution.overlays).sort((a, b) =>
+    a.domain.localeCompare(b.domain),
+  );
   return [...constitution.core, ...overlays.flatMap((o) => o.additional_principles)];
 }

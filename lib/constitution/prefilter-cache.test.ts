@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { CACHE_EVENTS, keywordFingerprint, PrefilterCache, type OrchestrationEvent, type RequestContext } from "./prefilter-cache";
+import {
+  CACHE_EVENTS,
+  keywordFingerprint,
+  PrefilterCache,
+  type OrchestrationEvent,
+  type RequestContext,
+} from "./prefilter-cache";
 
 type KeywordMap = Record<string, string[]>;
 
 const MAP: KeywordMap = { medical: ["headache", "fever", "dose"], legal: ["landlord", "contract"] };
-const SAME_MAP_REORDERED: KeywordMap = { legal: ["contract", "landlord"], medical: ["dose", "headache", "fever"] };
-const CHANGED_MAP: KeywordMap = { medical: ["headache", "fever", "dose"], legal: ["landlord", "lawsuit"] };
+const SAME_MAP_REORDERED: KeywordMap = {
+  legal: ["contract", "landlord"],
+  medical: ["dose", "headache", "fever"],
+};
+const CHANGED_MAP: KeywordMap = {
+  medical: ["headache", "fever", "dose"],
+  legal: ["landlord", "lawsuit"],
+};
 
 function recordingCache(capacity = 8) {
   const events: OrchestrationEvent[] = [];
@@ -20,7 +32,14 @@ describe("keywordFingerprint", () => {
     ["keyword case", { a: ["Headache", "FEVER"] }, { a: ["headache", "fever"] }],
     ["duplicate keywords", { a: ["x", "x", "y", "X"] }, { a: ["x", "y"] }],
     ["surrounding spaces", { a: [" x", "y "] }, { a: ["x", "y"] }],
-    ["all of these at once", MAP, { legal: ["Contract", "landlord", "LANDLORD"], medical: ["dose", "Fever", "headache", "headache"] }],
+    [
+      "all of these at once",
+      MAP,
+      {
+        legal: ["Contract", "landlord", "LANDLORD"],
+        medical: ["dose", "Fever", "headache", "headache"],
+      },
+    ],
   ])("is the same for maps differing only in %s", (_label, a, b) => {
     expect(keywordFingerprint(a)).toBe(keywordFingerprint(b));
   });
@@ -45,7 +64,10 @@ describe("keywordFingerprint", () => {
   // Values of the reference 64-bit FNV-1a (BigInt arithmetic) over the canonical JSON, computed
   // before the 32-bit rewrite, so fingerprints in recorded orchestration events stay comparable.
   it.each([
-    [{ medical: ["Headache", "fever", "dose"], legal: ["landlord", "lawsuit"] }, "fb77f1f3978f8b5e"],
+    [
+      { medical: ["Headache", "fever", "dose"], legal: ["landlord", "lawsuit"] },
+      "fb77f1f3978f8b5e",
+    ],
     [{}, "09612b07b5ecb5a5"],
     [{ médical: ["Kopfschmerz", "頭痛"] }, "b299a41f82acf0c2"],
   ])("is the 64-bit FNV-1a of the canonical map %j", (map, expected) => {
@@ -66,33 +88,50 @@ describe("PrefilterCache.setDomainKeywords", () => {
     ["with no ids", {}],
     ["with a run id", { runId: "run-1" }],
     ["with both ids", { runId: "run-1", requestId: "req-1" }],
-  ])("is idempotent %s: the same map in another order keeps the cache and emits nothing", (_label, ctx) => {
-    const { cache, events } = recordingCache();
-    cache.setDomainKeywords(MAP);
-    cache.set("prompt", "medical");
-    expect(cache.setDomainKeywords(SAME_MAP_REORDERED, ctx)).toBe(false);
-    expect(cache.setDomainKeywords(MAP, ctx)).toBe(false);
-    expect(events).toEqual([]);
-    expect(cache.size).toBe(1);
-    expect(cache.get("prompt")).toBe("medical");
-    expect(cache.counts.invalidations).toBe(0);
-  });
+  ])(
+    "is idempotent %s: the same map in another order keeps the cache and emits nothing",
+    (_label, ctx) => {
+      const { cache, events } = recordingCache();
+      cache.setDomainKeywords(MAP);
+      cache.set("prompt", "medical");
+      expect(cache.setDomainKeywords(SAME_MAP_REORDERED, ctx)).toBe(false);
+      expect(cache.setDomainKeywords(MAP, ctx)).toBe(false);
+      expect(events).toEqual([]);
+      expect(cache.size).toBe(1);
+      expect(cache.get("prompt")).toBe("medical");
+      expect(cache.counts.invalidations).toBe(0);
+    },
+  );
 
   it.each<[string, RequestContext, Partial<OrchestrationEvent>]>([
-    ["a run and a request id", { runId: "run-7", requestId: "req-9" }, { run_id: "run-7", request_id: "req-9" }],
+    [
+      "a run and a request id",
+      { runId: "run-7", requestId: "req-9" },
+      { run_id: "run-7", request_id: "req-9" },
+    ],
     ["a run id", { runId: "run-7" }, { run_id: "run-7" }],
     ["a request id", { requestId: "req-9" }, { request_id: "req-9" }],
-  ])("clears the cache on a changed map and reports the invalidation with %s", (_label, ctx, ids) => {
-    const { cache, events } = recordingCache();
-    cache.setDomainKeywords(MAP);
-    cache.set("p1", "medical");
-    cache.set("p2", "legal");
-    expect(cache.setDomainKeywords(CHANGED_MAP, ctx)).toBe(true);
-    expect(cache.size).toBe(0);
-    expect(cache.get("p1")).toBeUndefined();
-    expect(cache.counts.invalidations).toBe(1);
-    expect(events).toEqual([{ type: CACHE_EVENTS.invalidated, fingerprint: keywordFingerprint(CHANGED_MAP), detail: { dropped: 2 }, ...ids }]);
-  });
+  ])(
+    "clears the cache on a changed map and reports the invalidation with %s",
+    (_label, ctx, ids) => {
+      const { cache, events } = recordingCache();
+      cache.setDomainKeywords(MAP);
+      cache.set("p1", "medical");
+      cache.set("p2", "legal");
+      expect(cache.setDomainKeywords(CHANGED_MAP, ctx)).toBe(true);
+      expect(cache.size).toBe(0);
+      expect(cache.get("p1")).toBeUndefined();
+      expect(cache.counts.invalidations).toBe(1);
+      expect(events).toEqual([
+        {
+          type: CACHE_EVENTS.invalidated,
+          fingerprint: keywordFingerprint(CHANGED_MAP),
+          detail: { dropped: 2 },
+          ...ids,
+        },
+      ]);
+    },
+  );
 
   it("clears the cache on a changed map without ids but reports nothing", () => {
     const { cache, events } = recordingCache();
@@ -120,7 +159,14 @@ describe("PrefilterCache.get", () => {
     cache.set("prompt", "medical");
     expect(cache.get("prompt", ctx)).toBe("medical");
     expect(cache.counts).toEqual({ hits: 1, misses: 1, invalidations: 0 });
-    expect(events).toEqual(ids ? [{ type: CACHE_EVENTS.miss, fingerprint, ...ids }, { type: CACHE_EVENTS.hit, fingerprint, ...ids }] : []);
+    expect(events).toEqual(
+      ids
+        ? [
+            { type: CACHE_EVENTS.miss, fingerprint, ...ids },
+            { type: CACHE_EVENTS.hit, fingerprint, ...ids },
+          ]
+        : [],
+    );
   });
 
   it("never reports on set", () => {

@@ -6,7 +6,13 @@ export const CACHE_EVENTS = {
 } as const;
 
 export type CacheEventType = (typeof CACHE_EVENTS)[keyof typeof CACHE_EVENTS];
-export type OrchestrationEvent = { type: CacheEventType; run_id?: string; request_id?: string; fingerprint: string; detail?: Record<string, unknown> };
+export type OrchestrationEvent = {
+  type: CacheEventType;
+  run_id?: string;
+  request_id?: string;
+  fingerprint: string;
+  detail?: Record<string, unknown>;
+};
 export type RequestContext = { runId?: string; requestId?: string };
 
 /**
@@ -17,7 +23,10 @@ export type RequestContext = { runId?: string; requestId?: string };
 export function keywordFingerprint(map: Readonly<Record<string, readonly string[]>>): string {
   const canonical = Object.keys(map)
     .sort()
-    .map((domain) => [domain, [...new Set((map[domain] ?? []).map((k) => k.trim().toLowerCase()))].sort()]);
+    .map((domain) => [
+      domain,
+      [...new Set((map[domain] ?? []).map((k) => k.trim().toLowerCase()))].sort(),
+    ]);
   return fnv1a64(JSON.stringify(canonical));
 }
 
@@ -55,7 +64,10 @@ export class PrefilterCache<V> {
   ) {}
 
   /** Sets the keyword map; returns true when it changed and the cache was cleared. */
-  setDomainKeywords(map: Readonly<Record<string, readonly string[]>>, ctx: RequestContext = {}): boolean {
+  setDomainKeywords(
+    map: Readonly<Record<string, readonly string[]>>,
+    ctx: RequestContext = {},
+  ): boolean {
     const next = keywordFingerprint(map);
     if (next === this.fingerprint) return false;
     const hadMap = this.fingerprint !== "";
@@ -88,7 +100,8 @@ export class PrefilterCache<V> {
     if (this.capacity === 0) return;
     this.entries.delete(key);
     this.entries.set(key, value);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    while (this.entries.size > this.capacity)
+      this.entries.delete(this.entries.keys().next().value as string);
   }
 
   get size(): number {
@@ -99,8 +112,18 @@ export class PrefilterCache<V> {
     return this.fingerprint;
   }
 
-  private report(type: CacheEventType, ctx: RequestContext, detail?: Record<string, unknown>): void {
+  private report(
+    type: CacheEventType,
+    ctx: RequestContext,
+    detail?: Record<string, unknown>,
+  ): void {
     if (!ctx.runId && !ctx.requestId) return;
-    this.emit({ type, fingerprint: this.fingerprint, ...(ctx.runId ? { run_id: ctx.runId } : {}), ...(ctx.requestId ? { request_id: ctx.requestId } : {}), ...(detail ? { detail } : {}) });
+    this.emit({
+      type,
+      fingerprint: this.fingerprint,
+      ...(ctx.runId ? { run_id: ctx.runId } : {}),
+      ...(ctx.requestId ? { request_id: ctx.requestId } : {}),
+      ...(detail ? { detail } : {}),
+    });
   }
 }

@@ -7,7 +7,10 @@ import type { Why } from "./selection";
 /** What retrieval returns: detected domains, retrieved principles and the debug record. */
 
 export type DetectedDomain = { domain: string; confidence: number; source: "lexical" | "llm" };
-export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "rule" | "level" | "priority" | "domain" | "overlay"> & {
+export type RetrievedPrinciple = Pick<
+  ResolvedPrinciple,
+  "id" | "title" | "rule" | "level" | "priority" | "domain" | "overlay"
+> & {
   confidence: number;
   source: "lexical" | "llm";
   /** Why it was chosen: matched terms and phrases, and the domain that carried it. */
@@ -15,7 +18,11 @@ export type RetrievedPrinciple = Pick<ResolvedPrinciple, "id" | "title" | "rule"
   /** Characters its line takes in the injected context. */
   chars: number;
 };
-export type Fallback = { stage: "prefilter" | "domain_agent" | "embeddings"; domain?: string; reason: string };
+export type Fallback = {
+  stage: "prefilter" | "domain_agent" | "embeddings";
+  domain?: string;
+  reason: string;
+};
 
 export type DebugInfo = {
   /** "hybrid": lexical with the semantic step; "lexical" also when the semantic step failed (see fallbacks). */
@@ -35,7 +42,13 @@ export type DebugInfo = {
   retrieval_openai_client_pooling: Record<string, { created: number; reused: number }>;
 };
 
-export type Retrieval = { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; debug: DebugInfo };
+export type Retrieval = {
+  domains: DetectedDomain[];
+  principles: RetrievedPrinciple[];
+  debug: DebugInfo;
+};
 
 /** The semantic step: the prompt's cosine similarity to each domain and principle (throws when the endpoint fails). */
-export type SemanticPort = { similarities(prompt: string, ctx: RequestContext): Promise<SemanticSimilarities> };
+export type SemanticPort = {
+  similarities(prompt: string, ctx: RequestContext): Promise<SemanticSimilarities>;
+};

@@ -21,10 +21,15 @@ export const OVERLAYS_DIR = "overlays";
 /** A domain name: lower-case words joined by underscores, as the overlay file names are. */
 export const domainNameSchema = z
   .string()
-  .regex(/^[a-z][a-z0-9_]*$/, "must be lower-case letters, digits and underscores, starting with a letter");
+  .regex(
+    /^[a-z][a-z0-9_]*$/,
+    "must be lower-case letters, digits and underscores, starting with a letter",
+  );
 
 const text = (what: string) => z.string({ error: `must be a string (the ${what})` }).trim();
-const textList = z.array(z.string({ error: "must be a list of strings" }).trim().min(1, "must not be empty"));
+const textList = z.array(
+  z.string({ error: "must be a list of strings" }).trim().min(1, "must not be empty"),
+);
 
 export const prioritySchema = z
   .number({ error: "must be a number" })
@@ -50,13 +55,24 @@ export const principleInputSchema = z.strictObject({
 export type PrincipleInput = z.input<typeof principleInputSchema>;
 
 /** A loaded principle: the seed's fields, keywords merged and de-duplicated. */
-export const principleSchema = principleInputSchema.transform(({ keywords_block, keywords_style, ...p }) => ({
-  ...p,
-  keywords: mergeKeywords(p.keywords, keywords_block ?? [], keywords_style ?? []),
-}));
+export const principleSchema = principleInputSchema.transform(
+  ({ keywords_block, keywords_style, ...p }) => ({
+    ...p,
+    keywords: mergeKeywords(p.keywords, keywords_block ?? [], keywords_style ?? []),
+  }),
+);
 export type Principle = z.output<typeof principleSchema>;
 
-const COMPARED_FIELDS = ["level", "priority", "title", "rule", "examples_allow", "examples_deny", "remediation", "keywords"] as const;
+const COMPARED_FIELDS = [
+  "level",
+  "priority",
+  "title",
+  "rule",
+  "examples_allow",
+  "examples_deny",
+  "remediation",
+  "keywords",
+] as const;
 
 /** The fields in which two definitions of one id differ (the domain aside: in an overlay it is the overlay's own). */
 export function differences(a: Principle, b: Principle): string[] {
@@ -88,7 +104,12 @@ export const overlayInputSchema = z.strictObject({
   excluded: z.boolean().default(false),
   refusal_redirection: text("refusal redirection").default(""),
   simulator_domain_guidance: text("simulator guidance").default(""),
-  sensitive_risk_floor: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1").nullable().default(null),
+  sensitive_risk_floor: z
+    .number()
+    .min(0, "must be between 0 and 1")
+    .max(1, "must be between 0 and 1")
+    .nullable()
+    .default(null),
 });
 export type OverlayInput = z.input<typeof overlayInputSchema>;
 /**
@@ -96,7 +117,10 @@ export type OverlayInput = z.input<typeof overlayInputSchema>;
  * where each additional principle is written, as `file:line:column`: the same id may be
  * defined in two overlays, and a retrieval that activates both names both places.
  */
-export type Overlay = Omit<z.output<typeof overlayInputSchema>, "domain"> & { domain: string; defined_at?: Record<string, string> };
+export type Overlay = Omit<z.output<typeof overlayInputSchema>, "domain"> & {
+  domain: string;
+  defined_at?: Record<string, string>;
+};
 
 /** `core.yaml`: the principles that are always active. */
 export const coreFileSchema = z.strictObject({
@@ -113,11 +137,22 @@ export type Constitution = {
 
 /** The constitution's content alone: its overlays without `defined_at` (where each principle was written). */
 export function withoutLocations(c: Constitution): Constitution {
-  return { ...c, overlays: Object.fromEntries(Object.entries(c.overlays).map(([d, { defined_at: _, ...o }]) => [d, o])) };
+  return {
+    ...c,
+    overlays: Object.fromEntries(
+      Object.entries(c.overlays).map(([d, { defined_at: _, ...o }]) => [d, o]),
+    ),
+  };
 }
 
 /** One problem found while loading, located in its file (1-based line and column). */
-export type ConstitutionIssue = { file: string; line: number; column: number; field: string; reason: string };
+export type ConstitutionIssue = {
+  file: string;
+  line: number;
+  column: number;
+  field: string;
+  reason: string;
+};
 
 /**
  * Pydantic's lax reading of an `int` field (what moralstack's loader applies to a

@@ -6,10 +6,34 @@ import { formatIssue } from "./schema";
 import { choose, principleLine, principlesContext, scoreCandidates } from "./selection";
 import { ConstitutionStore } from "./store";
 
-function principle(id: string, level: "hard" | "soft", priority: number, domain: string | null, rule = "Do the right thing."): ResolvedPrinciple {
-  return { id, level, priority, base_priority: priority, overridden_by: null, domain, overlay: domain, title: id, rule, examples_allow: [], examples_deny: [], remediation: "", keywords: [] };
+function principle(
+  id: string,
+  level: "hard" | "soft",
+  priority: number,
+  domain: string | null,
+  rule = "Do the right thing.",
+): ResolvedPrinciple {
+  return {
+    id,
+    level,
+    priority,
+    base_priority: priority,
+    overridden_by: null,
+    domain,
+    overlay: domain,
+    title: id,
+    rule,
+    examples_allow: [],
+    examples_deny: [],
+    remediation: "",
+    keywords: [],
+  };
 }
-const match = (confidence: number, terms: string[] = ["x"]): PrincipleMatch => ({ confidence, matched_terms: terms, matched_phrases: [] });
+const match = (confidence: number, terms: string[] = ["x"]): PrincipleMatch => ({
+  confidence,
+  matched_terms: terms,
+  matched_phrases: [],
+});
 const RULES = { principle_min_relevance: 0.5, domain_carry: 0.5 };
 
 describe("scoreCandidates", () => {
@@ -18,12 +42,54 @@ describe("scoreCandidates", () => {
 
   it.each([
     ["a core principle the prompt touches", core, match(0.62), new Map(), 0.62, "prompt"],
-    ["a core principle with a weak match, even under a strong domain", core, match(0.3), new Map([["medical", 0.95]]), null, null],
-    ["a domain principle carried by a strong domain: 0.9 x (0.5 + 0.5 x 0.3)", med, match(0.3), new Map([["medical", 0.9]]), 0.585, "domain"],
-    ["a domain principle on its domain alone: 0.95 x 0.5 is under the threshold", med, undefined, new Map([["medical", 0.95]]), null, null],
-    ["a domain principle whose own match beats the domain's carry", med, match(0.8), new Map([["medical", 0.6]]), 0.8, "prompt"],
-    ["a domain principle with a weak domain and a weak match", med, match(0.3), new Map([["medical", 0.55]]), null, null],
-    ["a domain principle matched on none of its keywords, under a strong domain: not carried", med, { ...match(0.3), weak: true }, new Map([["medical", 0.95]]), null, null],
+    [
+      "a core principle with a weak match, even under a strong domain",
+      core,
+      match(0.3),
+      new Map([["medical", 0.95]]),
+      null,
+      null,
+    ],
+    [
+      "a domain principle carried by a strong domain: 0.9 x (0.5 + 0.5 x 0.3)",
+      med,
+      match(0.3),
+      new Map([["medical", 0.9]]),
+      0.585,
+      "domain",
+    ],
+    [
+      "a domain principle on its domain alone: 0.95 x 0.5 is under the threshold",
+      med,
+      undefined,
+      new Map([["medical", 0.95]]),
+      null,
+      null,
+    ],
+    [
+      "a domain principle whose own match beats the domain's carry",
+      med,
+      match(0.8),
+      new Map([["medical", 0.6]]),
+      0.8,
+      "prompt",
+    ],
+    [
+      "a domain principle with a weak domain and a weak match",
+      med,
+      match(0.3),
+      new Map([["medical", 0.55]]),
+      null,
+      null,
+    ],
+    [
+      "a domain principle matched on none of its keywords, under a strong domain: not carried",
+      med,
+      { ...match(0.3), weak: true },
+      new Map([["medical", 0.95]]),
+      null,
+      null,
+    ],
   ] as const)("%s", (_label, p, own, domains, relevance, via) => {
     const scored = scoreCandidates([p], new Map(own ? [[p.id, own]] : []), domains, RULES);
     if (relevance === null) expect(scored).toEqual([]);
@@ -36,45 +102,107 @@ describe("scoreCandidates", () => {
   });
 
   it("says which terms matched", () => {
-    const [scored] = scoreCandidates([core], new Map([[core.id, match(0.7, ["bomb", "pipe"])]]), new Map(), RULES);
-    expect(scored!.why).toEqual({ via: "prompt", domain: null, domain_confidence: null, own: 0.7, matched_terms: ["bomb", "pipe"], matched_phrases: [], semantic: null });
+    const [scored] = scoreCandidates(
+      [core],
+      new Map([[core.id, match(0.7, ["bomb", "pipe"])]]),
+      new Map(),
+      RULES,
+    );
+    expect(scored!.why).toEqual({
+      via: "prompt",
+      domain: null,
+      domain_confidence: null,
+      own: 0.7,
+      matched_terms: ["bomb", "pipe"],
+      matched_phrases: [],
+      semantic: null,
+    });
   });
 });
 
 describe("choose", () => {
-  const candidate = (id: string, level: "hard" | "soft", priority: number, relevance: number, rule = "r".repeat(70)) => ({
+  const candidate = (
+    id: string,
+    level: "hard" | "soft",
+    priority: number,
+    relevance: number,
+    rule = "r".repeat(70),
+  ) => ({
     principle: principle(id, level, priority, null, rule),
     relevance,
-    why: { via: "prompt" as const, domain: null, domain_confidence: null, own: relevance, matched_terms: [], matched_phrases: [], semantic: null },
+    why: {
+      via: "prompt" as const,
+      domain: null,
+      domain_confidence: null,
+      own: relevance,
+      matched_terms: [],
+      matched_phrases: [],
+      semantic: null,
+    },
   });
 
   it("returns the chosen in precedence order, not relevance order", () => {
-    const { chosen } = choose([candidate("S.1", "soft", 60, 0.9), candidate("H.1", "hard", 90, 0.55), candidate("S.2", "soft", 80, 0.7)], { topK: 10, budgetChars: 10_000 });
+    const { chosen } = choose(
+      [
+        candidate("S.1", "soft", 60, 0.9),
+        candidate("H.1", "hard", 90, 0.55),
+        candidate("S.2", "soft", 80, 0.7),
+      ],
+      { topK: 10, budgetChars: 10_000 },
+    );
     expect(chosen.map((c) => c.principle.id)).toEqual(["H.1", "S.2", "S.1"]);
   });
 
   it("keeps the top k by relevance", () => {
-    const { chosen } = choose([candidate("S.1", "soft", 60, 0.9), candidate("S.2", "soft", 80, 0.7), candidate("S.3", "soft", 70, 0.6)], { topK: 2, budgetChars: 10_000 });
+    const { chosen } = choose(
+      [
+        candidate("S.1", "soft", 60, 0.9),
+        candidate("S.2", "soft", 80, 0.7),
+        candidate("S.3", "soft", 70, 0.6),
+      ],
+      { topK: 2, budgetChars: 10_000 },
+    );
     expect(chosen.map((c) => c.principle.id)).toEqual(["S.2", "S.1"]);
   });
 
   it("drops the least relevant soft principles for the budget, never a hard one", () => {
     // Each line is 100 characters plus a newline: "- [soft 60] S.1 S.1: " is 21, the rule 79.
-    const c = (id: string, level: "hard" | "soft", relevance: number) => candidate(id, level, 60, relevance, "r".repeat(100 - principleLine(principle(id, level, 60, null, "")).length));
+    const c = (id: string, level: "hard" | "soft", relevance: number) =>
+      candidate(
+        id,
+        level,
+        60,
+        relevance,
+        "r".repeat(100 - principleLine(principle(id, level, 60, null, "")).length),
+      );
     expect(principleLine(c("S.1", "soft", 1).principle)).toHaveLength(100);
-    const all = [c("H.1", "hard", 0.51), c("H.2", "hard", 0.52), c("S.1", "soft", 0.9), c("S.2", "soft", 0.6), c("S.3", "soft", 0.7)];
+    const all = [
+      c("H.1", "hard", 0.51),
+      c("H.2", "hard", 0.52),
+      c("S.1", "soft", 0.9),
+      c("S.2", "soft", 0.6),
+      c("S.3", "soft", 0.7),
+    ];
     const { chosen, dropped_for_budget } = choose(all, { topK: 10, budgetChars: 303 });
     expect(chosen.map((c) => c.principle.id).sort()).toEqual(["H.1", "H.2", "S.1"]);
     expect(dropped_for_budget).toEqual(["S.2", "S.3"]);
     // A budget too small for the hard principles alone still keeps them.
-    expect(choose(all, { topK: 10, budgetChars: 200 }).chosen.map((c) => c.principle.id).sort()).toEqual(["H.1", "H.2"]);
+    expect(
+      choose(all, { topK: 10, budgetChars: 200 })
+        .chosen.map((c) => c.principle.id)
+        .sort(),
+    ).toEqual(["H.1", "H.2"]);
   });
 });
 
 describe("principlesContext", () => {
   it("is empty when nothing applies, else a header and one line per principle", () => {
     expect(principlesContext(3, [])).toBe("");
-    expect(principlesContext(3, [{ id: "CORE.A.1", level: "hard", priority: 95, title: "No Harm", rule: "Never harm." }])).toBe(
+    expect(
+      principlesContext(3, [
+        { id: "CORE.A.1", level: "hard", priority: 95, title: "No Harm", rule: "Never harm." },
+      ]),
+    ).toBe(
       "Charter constitution (version 3): principles that apply to this request, the prevailing first. Hard constraints are not negotiable.\n- [hard 95] CORE.A.1 No Harm: Never harm.",
     );
   });

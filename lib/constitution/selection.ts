@@ -46,7 +46,9 @@ export function scoreCandidates(
     const ownScore = match?.confidence ?? 0;
     const domain = principle.overlay;
     const dom = domain ? (domainConfidence.get(domain) ?? 0) : 0;
-    const carried = match?.weak ? 0 : dom * (rules.domain_carry + (1 - rules.domain_carry) * ownScore);
+    const carried = match?.weak
+      ? 0
+      : dom * (rules.domain_carry + (1 - rules.domain_carry) * ownScore);
     const relevance = round4(Math.max(ownScore, carried));
     if (relevance <= 0 || relevance < rules.principle_min_relevance) return [];
     const viaDomain = carried > ownScore;
@@ -69,12 +71,17 @@ export function scoreCandidates(
 }
 
 /** The line a principle takes in the injected context (its length is what the budget counts). */
-export function principleLine(p: Pick<ResolvedPrinciple, "id" | "level" | "priority" | "title" | "rule">): string {
+export function principleLine(
+  p: Pick<ResolvedPrinciple, "id" | "level" | "priority" | "title" | "rule">,
+): string {
   return `- [${p.level} ${p.priority}] ${p.id} ${p.title}: ${p.rule}`;
 }
 
 /** The text a UserPromptSubmit hook adds to the agent's context for these principles (precedence order). */
-export function principlesContext(version: number, principles: readonly Pick<ResolvedPrinciple, "id" | "level" | "priority" | "title" | "rule">[]): string {
+export function principlesContext(
+  version: number,
+  principles: readonly Pick<ResolvedPrinciple, "id" | "level" | "priority" | "title" | "rule">[],
+): string {
   if (principles.length === 0) return "";
   return [
     `Charter constitution (version ${version}): principles that apply to this request, the prevailing first. Hard constraints are not negotiable.`,
@@ -87,8 +94,13 @@ export function principlesContext(version: number, principles: readonly Pick<Res
  * `budgetChars`, the least relevant soft principle is dropped; a chosen hard principle
  * is never dropped for the budget. Returned in precedence order (docs/spec/constitution-store.md).
  */
-export function choose(candidates: readonly Candidate[], options: { topK: number; budgetChars: number }): { chosen: Candidate[]; dropped_for_budget: string[] } {
-  const byRelevance = [...candidates].sort((a, b) => b.relevance - a.relevance || a.principle.id.localeCompare(b.principle.id)).slice(0, options.topK);
+export function choose(
+  candidates: readonly Candidate[],
+  options: { topK: number; budgetChars: number },
+): { chosen: Candidate[]; dropped_for_budget: string[] } {
+  const byRelevance = [...candidates]
+    .sort((a, b) => b.relevance - a.relevance || a.principle.id.localeCompare(b.principle.id))
+    .slice(0, options.topK);
   const kept = new Set(byRelevance);
   const dropped: string[] = [];
   let chars = byRelevance.reduce((n, c) => n + principleLine(c.principle).length + 1, 0);

@@ -1,21 +1,68 @@
 import { describe, expect, it } from "vitest";
-import { overlayInputSchema, principleSchema, type Constitution, type OverlayInput, type PrincipleInput } from "./schema";
+import {
+  overlayInputSchema,
+  principleSchema,
+  type Constitution,
+  type OverlayInput,
+  type PrincipleInput,
+} from "./schema";
 import { cosine, domainKey, principleKey, semanticDocuments, SemanticIndex } from "./semantic";
 
-const principle = (input: Partial<PrincipleInput> & { id: string }) => principleSchema.parse({ level: "soft", priority: 50, title: `${input.id} title`, rule: `${input.id} rule`, ...input });
-const overlay = (domain: string, input: OverlayInput) => ({ ...overlayInputSchema.parse(input), domain });
+const principle = (input: Partial<PrincipleInput> & { id: string }) =>
+  principleSchema.parse({
+    level: "soft",
+    priority: 50,
+    title: `${input.id} title`,
+    rule: `${input.id} rule`,
+    ...input,
+  });
+const overlay = (domain: string, input: OverlayInput) => ({
+  ...overlayInputSchema.parse(input),
+  domain,
+});
 
 function constitution(): Constitution {
   return {
-    core: [principle({ id: "CORE.1", title: "Be honest", rule: "Say what is true.", keywords: ["truth", "lie"], examples_allow: ["I am not sure."], examples_deny: ["Making up a source.", "Hiding a mistake."] })],
+    core: [
+      principle({
+        id: "CORE.1",
+        title: "Be honest",
+        rule: "Say what is true.",
+        keywords: ["truth", "lie"],
+        examples_allow: ["I am not sure."],
+        examples_deny: ["Making up a source.", "Hiding a mistake."],
+      }),
+    ],
     overlays: {
       medical: overlay("medical", {
         description: "Symptoms and medications. NOT for: stress (mental_health).",
         keywords: ["headache", "dose"],
-        additional_principles: [principle({ id: "MED.1", title: "See a doctor", rule: "Urge care for red flags.", domain: "medical" }), principle({ id: "MED.2", title: "Dose limits", rule: "Never exceed the label dose.", domain: "medical" })],
+        additional_principles: [
+          principle({
+            id: "MED.1",
+            title: "See a doctor",
+            rule: "Urge care for red flags.",
+            domain: "medical",
+          }),
+          principle({
+            id: "MED.2",
+            title: "Dose limits",
+            rule: "Never exceed the label dose.",
+            domain: "medical",
+          }),
+        ],
       }),
-      billing: overlay("billing", { description: "Invoices and refunds.", keywords: [], additional_principles: [] }),
-      weapons: overlay("weapons", { description: "Guns.", keywords: ["gun"], excluded: true, additional_principles: [principle({ id: "WPN.1", domain: "weapons" })] }),
+      billing: overlay("billing", {
+        description: "Invoices and refunds.",
+        keywords: [],
+        additional_principles: [],
+      }),
+      weapons: overlay("weapons", {
+        description: "Guns.",
+        keywords: ["gun"],
+        excluded: true,
+        additional_principles: [principle({ id: "WPN.1", domain: "weapons" })],
+      }),
     },
   };
 }
@@ -24,8 +71,14 @@ describe("semanticDocuments", () => {
   it("gives one text per applicable domain (by name), then one per principle, skipping excluded overlays", () => {
     expect(semanticDocuments(constitution())).toEqual([
       { key: "domain:billing", text: "Invoices and refunds." },
-      { key: "domain:medical", text: "Symptoms and medications.\nKeywords: headache, dose\nPrinciples: See a doctor; Dose limits" },
-      { key: "principle:CORE.1", text: "Be honest\nSay what is true.\nKeywords: truth, lie\nAllowed: I am not sure.\nDenied: Making up a source.; Hiding a mistake." },
+      {
+        key: "domain:medical",
+        text: "Symptoms and medications.\nKeywords: headache, dose\nPrinciples: See a doctor; Dose limits",
+      },
+      {
+        key: "principle:CORE.1",
+        text: "Be honest\nSay what is true.\nKeywords: truth, lie\nAllowed: I am not sure.\nDenied: Making up a source.; Hiding a mistake.",
+      },
       { key: "principle:MED.1", text: "See a doctor\nUrge care for red flags." },
       { key: "principle:MED.2", text: "Dose limits\nNever exceed the label dose." },
     ]);
@@ -41,7 +94,10 @@ describe("semanticDocuments", () => {
   });
 
   it("names keys with domainKey and principleKey", () => {
-    expect([domainKey("medical"), principleKey("MED.1")]).toEqual(["domain:medical", "principle:MED.1"]);
+    expect([domainKey("medical"), principleKey("MED.1")]).toEqual([
+      "domain:medical",
+      "principle:MED.1",
+    ]);
   });
 });
 
@@ -59,7 +115,9 @@ describe("cosine", () => {
   });
 
   it("refuses vectors of different dimensions", () => {
-    expect(() => cosine([1, 2], [1, 2, 3])).toThrow("cosine: vectors of 2 and 3 dimensions cannot be compared.");
+    expect(() => cosine([1, 2], [1, 2, 3])).toThrow(
+      "cosine: vectors of 2 and 3 dimensions cannot be compared.",
+    );
   });
 });
 
@@ -92,15 +150,31 @@ describe("SemanticIndex", () => {
 
   it("knows its model and dimensions", () => {
     expect([index.model, index.dimensions]).toEqual(["embed-test", 3]);
-    expect(new SemanticIndex("m", new Map()).scores([1, 2])).toEqual({ domains: new Map(), principles: new Map() });
+    expect(new SemanticIndex("m", new Map()).scores([1, 2])).toEqual({
+      domains: new Map(),
+      principles: new Map(),
+    });
   });
 
   it("refuses a prompt vector of another dimension", () => {
-    expect(() => index.scores([1, 0])).toThrow("The prompt's embedding has 2 dimensions, but the index of embed-test has 3: were they made by different models?");
+    expect(() => index.scores([1, 0])).toThrow(
+      "The prompt's embedding has 2 dimensions, but the index of embed-test has 3: were they made by different models?",
+    );
   });
 
   it("refuses vectors of mixed dimensions and unknown keys", () => {
-    expect(() => new SemanticIndex("m", new Map([["domain:a", [1, 0]], ["domain:b", [1, 0, 0]]]))).toThrow("Embeddings of m: domain:b has 3 dimensions, the others 2.");
-    expect(() => new SemanticIndex("m", new Map([["playbook:x", [1]]]))).toThrow('Embeddings of m: "playbook:x" names neither a domain nor a principle.');
+    expect(
+      () =>
+        new SemanticIndex(
+          "m",
+          new Map([
+            ["domain:a", [1, 0]],
+            ["domain:b", [1, 0, 0]],
+          ]),
+        ),
+    ).toThrow("Embeddings of m: domain:b has 3 dimensions, the others 2.");
+    expect(() => new SemanticIndex("m", new Map([["playbook:x", [1]]]))).toThrow(
+      'Embeddings of m: "playbook:x" names neither a domain nor a principle.',
+    );
   });
 });

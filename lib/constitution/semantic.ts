@@ -8,7 +8,10 @@ import { splitNotFor } from "./text";
  */
 
 /** What the engine needs from an embedding model: one vector per text, in the texts' order. */
-export type EmbeddingPort = { model: string; embed(texts: string[], ctx?: { requestId?: string }): Promise<number[][]> };
+export type EmbeddingPort = {
+  model: string;
+  embed(texts: string[], ctx?: { requestId?: string }): Promise<number[][]>;
+};
 
 /** One text to embed, named `domain:<name>` or `principle:<id>`. */
 export type SemanticDocument = { key: string; text: string };
@@ -79,7 +82,10 @@ function normalize(v: readonly number[]): number[] {
 
 /** Cosine similarity in -1..1; 0 when either vector is zero. Throws when the dimensions differ. */
 export function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length) throw new Error(`cosine: vectors of ${a.length} and ${b.length} dimensions cannot be compared.`);
+  if (a.length !== b.length)
+    throw new Error(
+      `cosine: vectors of ${a.length} and ${b.length} dimensions cannot be compared.`,
+    );
   return dot(normalize(a), normalize(b));
 }
 
@@ -100,21 +106,33 @@ export class SemanticIndex {
     let dimensions: number | undefined;
     for (const [key, vector] of vectors) {
       dimensions ??= vector.length;
-      if (vector.length !== dimensions) throw new Error(`Embeddings of ${model}: ${key} has ${vector.length} dimensions, the others ${dimensions}.`);
-      if (key.startsWith(DOMAIN_PREFIX)) this.domains.push([key.slice(DOMAIN_PREFIX.length), normalize(vector)]);
-      else if (key.startsWith(PRINCIPLE_PREFIX)) this.principles.push([key.slice(PRINCIPLE_PREFIX.length), normalize(vector)]);
-      else throw new Error(`Embeddings of ${model}: "${key}" names neither a domain nor a principle.`);
+      if (vector.length !== dimensions)
+        throw new Error(
+          `Embeddings of ${model}: ${key} has ${vector.length} dimensions, the others ${dimensions}.`,
+        );
+      if (key.startsWith(DOMAIN_PREFIX))
+        this.domains.push([key.slice(DOMAIN_PREFIX.length), normalize(vector)]);
+      else if (key.startsWith(PRINCIPLE_PREFIX))
+        this.principles.push([key.slice(PRINCIPLE_PREFIX.length), normalize(vector)]);
+      else
+        throw new Error(`Embeddings of ${model}: "${key}" names neither a domain nor a principle.`);
     }
     this.dimensions = dimensions ?? 0;
   }
 
   /** The prompt's cosine similarity to each domain (by name) and principle (by id). */
-  scores(promptVector: readonly number[]): { domains: Map<string, number>; principles: Map<string, number> } {
+  scores(promptVector: readonly number[]): {
+    domains: Map<string, number>;
+    principles: Map<string, number>;
+  } {
     if (this.dimensions !== 0 && promptVector.length !== this.dimensions) {
-      throw new Error(`The prompt's embedding has ${promptVector.length} dimensions, but the index of ${this.model} has ${this.dimensions}: were they made by different models?`);
+      throw new Error(
+        `The prompt's embedding has ${promptVector.length} dimensions, but the index of ${this.model} has ${this.dimensions}: were they made by different models?`,
+      );
     }
     const prompt = normalize(promptVector);
-    const similarities = (entries: [string, number[]][]) => new Map(entries.map(([name, v]) => [name, dot(prompt, v)]));
+    const similarities = (entries: [string, number[]][]) =>
+      new Map(entries.map(([name, v]) => [name, dot(prompt, v)]));
     return { domains: similarities(this.domains), principles: similarities(this.principles) };
   }
 }

@@ -2,11 +2,21 @@ import { stringify } from "yaml";
 import type { ConstitutionFile } from "./parse";
 import { CORE_FILE, OVERLAYS_DIR, type Constitution, type Overlay, type Principle } from "./schema";
 
-const YAML_OPTIONS = { lineWidth: 100, defaultStringType: "PLAIN", defaultKeyType: "PLAIN" } as const;
+const YAML_OPTIONS = {
+  lineWidth: 100,
+  defaultStringType: "PLAIN",
+  defaultKeyType: "PLAIN",
+} as const;
 
 /** A principle as it is written to YAML: defaults and derived fields left out. */
 export function principleToYaml(p: Principle, inOverlay: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: p.id, level: p.level, priority: p.priority, title: p.title, rule: p.rule };
+  const out: Record<string, unknown> = {
+    id: p.id,
+    level: p.level,
+    priority: p.priority,
+    title: p.title,
+    rule: p.rule,
+  };
   if (p.examples_allow.length) out.examples_allow = p.examples_allow;
   if (p.examples_deny.length) out.examples_deny = p.examples_deny;
   if (p.remediation) out.remediation = p.remediation;
@@ -42,6 +52,9 @@ export function serializeConstitution(c: Constitution): ConstitutionFile[] {
   core.principles = c.core.map((p) => principleToYaml(p, false));
   return [
     { path: CORE_FILE, text: stringify(core, YAML_OPTIONS) },
-    ...Object.values(c.overlays).map((o) => ({ path: `${OVERLAYS_DIR}/${o.domain}.yaml`, text: serializeOverlay(o) })),
+    ...Object.values(c.overlays).map((o) => ({
+      path: `${OVERLAYS_DIR}/${o.domain}.yaml`,
+      text: serializeOverlay(o),
+    })),
   ];
 }

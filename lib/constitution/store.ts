@@ -1,18 +1,46 @@
 import type { ResolvedPrinciple } from "./conflict";
-import { storeConfig, type ConstitutionStoreConfig, type ConstitutionStoreConfigInput } from "./config";
-import { fuseDomains, fusePrinciples, type SemanticCalibration, type SemanticSimilarities } from "./hybrid";
+import {
+  storeConfig,
+  type ConstitutionStoreConfig,
+  type ConstitutionStoreConfigInput,
+} from "./config";
+import {
+  fuseDomains,
+  fusePrinciples,
+  type SemanticCalibration,
+  type SemanticSimilarities,
+} from "./hybrid";
 import { LexicalIndex, type DomainHit } from "./lexical";
 import { failureReason, type LlmPort } from "./llm-port";
 import { llmPrefilter, runDomainAgents } from "./llm-stages";
 import { resolveConstitution } from "./overlay";
 import { PrefilterCache, type OrchestrationEvent, type RequestContext } from "./prefilter-cache";
-import type { DebugInfo, DetectedDomain, Fallback, Retrieval, RetrievedPrinciple, SemanticPort } from "./retrieval-types";
+import type {
+  DebugInfo,
+  DetectedDomain,
+  Fallback,
+  Retrieval,
+  RetrievedPrinciple,
+  SemanticPort,
+} from "./retrieval-types";
 import type { Constitution } from "./schema";
 import { choose, principleLine, scoreCandidates, type Candidate } from "./selection";
 
-export type { DebugInfo, DetectedDomain, Fallback, Retrieval, RetrievedPrinciple, SemanticPort } from "./retrieval-types";
+export type {
+  DebugInfo,
+  DetectedDomain,
+  Fallback,
+  Retrieval,
+  RetrievedPrinciple,
+  SemanticPort,
+} from "./retrieval-types";
 
-type Deps = { llm?: LlmPort; semantic?: SemanticPort; onEvent?: (event: OrchestrationEvent) => void; now?: () => number };
+type Deps = {
+  llm?: LlmPort;
+  semantic?: SemanticPort;
+  onEvent?: (event: OrchestrationEvent) => void;
+  now?: () => number;
+};
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
@@ -30,7 +58,10 @@ export class ConstitutionStore {
   private readonly now: () => number;
   private lastDebug: DebugInfo | null = null;
   /** Principles in force by set of domains (see inForce). */
-  private readonly resolved = new Map<string, { principles: readonly ResolvedPrinciple[]; warnings: readonly string[] }>();
+  private readonly resolved = new Map<
+    string,
+    { principles: readonly ResolvedPrinciple[]; warnings: readonly string[] }
+  >();
 
   constructor(
     readonly constitution: Constitution,
@@ -41,11 +72,16 @@ export class ConstitutionStore {
     this.index = new LexicalIndex(constitution);
     this.now = deps.now ?? (() => performance.now());
     this.cache = new PrefilterCache(this.config.prefilter_cache_size, deps.onEvent);
-    this.setDomainKeywords(Object.fromEntries(Object.values(constitution.overlays).map((o) => [o.domain, o.keywords])));
+    this.setDomainKeywords(
+      Object.fromEntries(Object.values(constitution.overlays).map((o) => [o.domain, o.keywords])),
+    );
   }
 
   /** Sets the prefilter's keyword map; idempotent, clears the cache only when the map changes. */
-  setDomainKeywords(map: Readonly<Record<string, readonly string[]>>, ctx: RequestContext = {}): boolean {
+  setDomainKeywords(
+    map: Readonly<Record<string, readonly string[]>>,
+    ctx: RequestContext = {},
+  ): boolean {
     return this.cache.setDomainKeywords(map, ctx);
   }
 
@@ -73,7 +109,10 @@ export class ConstitutionStore {
    * with a warning in the debug info, and chosen domains that define one id differently
    * throw ConflictingDefinitionError. Detected domains never throw: see resolveConstitution.
    */
-  async getRelevantPrinciples(prompt: string, options: { topK?: number; domain?: string | readonly string[] | null } & RequestContext = {}): Promise<Retrieval> {
+  async getRelevantPrinciples(
+    prompt: string,
+    options: { topK?: number; domain?: string | readonly string[] | null } & RequestContext = {},
+  ): Promise<Retrieval> {
     return this.retrieve(prompt, options);
   }
 
@@ -82,7 +121,14 @@ export class ConstitutionStore {
     return this.lastDebug;
   }
 
-  private async retrieve(prompt: string, options: { topK?: number; domain?: string | readonly string[] | null; domainsOnly?: boolean } & RequestContext): Promise<Retrieval> {
+  private async retrieve(
+    prompt: string,
+    options: {
+      topK?: number;
+      domain?: string | readonly string[] | null;
+      domainsOnly?: boolean;
+    } & RequestContext,
+  ): Promise<Retrieval> {
     const started = this.now();
     const ctx = { runId: options.runId, requestId: options.requestId };
     const fallbacks: Fallback[] = [];
@@ -92,7 +138,10 @@ export class ConstitutionStore {
       try {
         sims = await this.deps.semantic.similarities(prompt, ctx);
       } catch (error) {
-        fallbacks.push({ stage: "embeddings", reason: `${failureReason(error)}: used the lexical path alone` });
+        fallbacks.push({
+          stage: "embeddings",
+          reason: `${failureReason(error)}: used the lexical path alone`,
+        });
       }
     }
     const path = this.usesLlm ? "llm" : sims ? "hybrid" : "lexical";
@@ -100,7 +149,9 @@ export class ConstitutionStore {
 
     let cacheStatus: DebugInfo["prefilter_cache_status"] = "disabled";
     let domains: DetectedDomain[];
-    const chosen = [...new Set(typeof options.domain === "string" ? [options.domain] : (options.domain ?? []))].filter((d) => d !== "");
+    const chosen = [
+      ...new Set(typeof options.domain === "string" ? [options.domain] : (options.domain ?? [])),
+    ].filter((d) => d !== "");
     if (chosen.length > 0) {
       domains = chosen.map((domain) => ({ domain, confidence: 1, source: "lexical" as const }));
     } else if (!this.config.use_domain_prefilter) {
@@ -109,7 +160,8 @@ export class ConstitutionStore {
       const key = `${path}\u0000${this.config.max_prefilter_domains}\u0000${prompt}`;
       const cached = this.cache.get(key, ctx);
       cacheStatus = cached ? "hit" : "miss";
-      domains = cached ?? (await this.prefilter(prompt, candidates, lexicalDomains, ctx, fallbacks, calls));
+      domains =
+        cached ?? (await this.prefilter(prompt, candidates, lexicalDomains, ctx, fallbacks, calls));
       // A prefilter that fell back is not cached: the next request asks the model again.
       if (!cached && !fallbacks.some((f) => f.stage === "prefilter")) this.cache.set(key, domains);
     }
@@ -121,13 +173,18 @@ export class ConstitutionStore {
     if (chosen.length > 0) {
       // Resolved before anything is returned, so two chosen domains that disagree on an id throw even for domainsOnly.
       warnings = resolveConstitution(this.constitution, chosen).warnings;
-      domains = domains.filter((d) => this.constitution.overlays[d.domain] && !this.constitution.overlays[d.domain]!.excluded);
+      domains = domains.filter(
+        (d) =>
+          this.constitution.overlays[d.domain] && !this.constitution.overlays[d.domain]!.excluded,
+      );
     }
     if (!options.domainsOnly) {
       const resolved = this.inForce(domains, chosen.length > 0);
       warnings = [...warnings, ...resolved.warnings];
       const inForce = resolved.principles;
-      const picked = this.usesLlm ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls) : this.lexicalPick(prompt, inForce, domains, sims);
+      const picked = this.usesLlm
+        ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls)
+        : this.lexicalPick(prompt, inForce, domains, sims);
       ({ principles, dropped } = this.finish(picked, options.topK));
     }
     const finished = this.now();
@@ -138,12 +195,24 @@ export class ConstitutionStore {
       domains_considered: (path === "llm" ? candidates : lexicalDomains).map((d) => d.domain),
       lexical_domains: lexicalDomains,
       detected_domains: domains,
-      timings_ms: { prefilter: round(prefilterDone - started), agents: round(finished - prefilterDone), total: round(finished - started) },
-      context: { chars: principles.reduce((n, p) => n + p.chars + 1, 0), budget_chars: this.config.context_budget_chars, dropped_for_budget: dropped },
+      timings_ms: {
+        prefilter: round(prefilterDone - started),
+        agents: round(finished - prefilterDone),
+        total: round(finished - started),
+      },
+      context: {
+        chars: principles.reduce((n, p) => n + p.chars + 1, 0),
+        budget_chars: this.config.context_budget_chars,
+        dropped_for_budget: dropped,
+      },
       llm_calls: calls,
       fallbacks,
       warnings,
-      cache: { fingerprint: this.cache.currentFingerprint, size: this.cache.size, ...this.cache.counts },
+      cache: {
+        fingerprint: this.cache.currentFingerprint,
+        size: this.cache.size,
+        ...this.cache.counts,
+      },
       retrieval_openai_client_pooling: this.deps.llm?.poolingStats() ?? {},
     };
     this.lastDebug = debug;
@@ -154,12 +223,22 @@ export class ConstitutionStore {
    * Lexical retrieval, synchronously, with no cache, LLM or debug record: what evals
    * and replays measure. Gives the same domains and principles as the lexical path.
    */
-  retrieveLexical(prompt: string, options: { topK?: number; semantic?: SemanticSimilarities } = {}): { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; dropped: string[] } {
+  retrieveLexical(
+    prompt: string,
+    options: { topK?: number; semantic?: SemanticSimilarities } = {},
+  ): { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; dropped: string[] } {
     const domains = this.config.use_domain_prefilter
-      ? this.lexicalDomains(prompt, options.semantic).lexicalDomains.map((d) => ({ domain: d.domain, confidence: d.confidence, source: "lexical" as const }))
+      ? this.lexicalDomains(prompt, options.semantic).lexicalDomains.map((d) => ({
+          domain: d.domain,
+          confidence: d.confidence,
+          source: "lexical" as const,
+        }))
       : [];
     const inForce = this.inForce(domains, false).principles;
-    return { domains, ...this.finish(this.lexicalPick(prompt, inForce, domains, options.semantic), options.topK) };
+    return {
+      domains,
+      ...this.finish(this.lexicalPick(prompt, inForce, domains, options.semantic), options.topK),
+    };
   }
 
   /**
@@ -168,37 +247,72 @@ export class ConstitutionStore {
    * prompts fall into few such sets. Chosen domains that define one id differently throw;
    * detected ones take the definition of the domain detected with higher confidence.
    */
-  private inForce(domains: readonly DetectedDomain[], chosen: boolean): { principles: readonly ResolvedPrinciple[]; warnings: string[] } {
+  private inForce(
+    domains: readonly DetectedDomain[],
+    chosen: boolean,
+  ): { principles: readonly ResolvedPrinciple[]; warnings: string[] } {
     const confidence = new Map(domains.map((d) => [d.domain, d.confidence]));
-    const preferred = [...confidence.keys()].sort((a, b) => confidence.get(b)! - confidence.get(a)! || a.localeCompare(b));
+    const preferred = [...confidence.keys()].sort(
+      (a, b) => confidence.get(b)! - confidence.get(a)! || a.localeCompare(b),
+    );
     const key = `${chosen ? "chosen" : "detected"}\u0000${preferred.join("\u0000")}`;
     let hit = this.resolved.get(key);
     if (!hit) {
-      const { principles, warnings } = resolveConstitution(this.constitution, preferred, chosen ? {} : { confidence });
-      this.resolved.set(key, (hit = { principles: Object.freeze(principles), warnings: Object.freeze(warnings) as string[] }));
+      const { principles, warnings } = resolveConstitution(
+        this.constitution,
+        preferred,
+        chosen ? {} : { confidence },
+      );
+      this.resolved.set(
+        key,
+        (hit = {
+          principles: Object.freeze(principles),
+          warnings: Object.freeze(warnings) as string[],
+        }),
+      );
     }
     return { principles: hit.principles, warnings: [...hit.warnings] };
   }
 
   private get calibration(): SemanticCalibration {
-    return { floor: this.config.semantic_floor, ceiling: this.config.semantic_ceiling, weight: this.config.semantic_weight };
+    return {
+      floor: this.config.semantic_floor,
+      ceiling: this.config.semantic_ceiling,
+      weight: this.config.semantic_weight,
+    };
   }
 
   /**
    * All ranked domains (the LLM prefilter's candidates) and those that pass the absolute
    * floor and the cutoff relative to the best one; with `sims`, the semantic step's evidence is folded in.
    */
-  private lexicalDomains(prompt: string, sims?: SemanticSimilarities): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
-    const lexical = this.index.detectDomains(prompt, { max: sims ? Number.MAX_SAFE_INTEGER : this.config.prefilter_candidates, minConfidence: 0 });
-    const candidates = sims ? fuseDomains(lexical, sims, this.calibration).slice(0, this.config.prefilter_candidates) : lexical;
+  private lexicalDomains(
+    prompt: string,
+    sims?: SemanticSimilarities,
+  ): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
+    const lexical = this.index.detectDomains(prompt, {
+      max: sims ? Number.MAX_SAFE_INTEGER : this.config.prefilter_candidates,
+      minConfidence: 0,
+    });
+    const candidates = sims
+      ? fuseDomains(lexical, sims, this.calibration).slice(0, this.config.prefilter_candidates)
+      : lexical;
     const floor = (candidates[0]?.confidence ?? 0) * this.config.lexical_relative_cutoff;
-    const lexicalDomains = candidates.filter((d) => d.confidence >= this.config.lexical_min_confidence && d.confidence >= floor).slice(0, this.config.max_prefilter_domains);
+    const lexicalDomains = candidates
+      .filter((d) => d.confidence >= this.config.lexical_min_confidence && d.confidence >= floor)
+      .slice(0, this.config.max_prefilter_domains);
     return { candidates, lexicalDomains };
   }
 
   /** The chosen candidates (top k, then the context budget) as retrieved principles, in precedence order. */
-  private finish(picked: Candidate[], topK = this.config.top_k): { principles: RetrievedPrinciple[]; dropped: string[] } {
-    const { chosen, dropped_for_budget } = choose(picked, { topK, budgetChars: this.config.context_budget_chars });
+  private finish(
+    picked: Candidate[],
+    topK = this.config.top_k,
+  ): { principles: RetrievedPrinciple[]; dropped: string[] } {
+    const { chosen, dropped_for_budget } = choose(picked, {
+      topK,
+      budgetChars: this.config.context_budget_chars,
+    });
     const principles = chosen.map(({ principle: p, relevance, why }) => ({
       id: p.id,
       title: p.title,
@@ -223,24 +337,67 @@ export class ConstitutionStore {
     fallbacks: Fallback[],
     calls: { prefilter: number },
   ): Promise<DetectedDomain[]> {
-    const fromLexical = lexical.map((d) => ({ domain: d.domain, confidence: d.confidence, source: "lexical" as const }));
+    const fromLexical = lexical.map((d) => ({
+      domain: d.domain,
+      confidence: d.confidence,
+      source: "lexical" as const,
+    }));
     const llm = this.deps.llm;
     if (!this.usesLlm || !llm) return fromLexical;
     // The lexical ranking orders the candidates; domains it did not match follow in name order.
-    const ranked = [...candidates.map((c) => c.domain), ...this.index.knownDomains().filter((d) => !candidates.some((c) => c.domain === d)).sort()];
-    const shown = ranked.slice(0, this.config.prefilter_candidates).map((d) => this.constitution.overlays[d]!);
-    return llmPrefilter({ llm, config: this.config, prompt, ctx, fallbacks }, shown, fromLexical, calls);
+    const ranked = [
+      ...candidates.map((c) => c.domain),
+      ...this.index
+        .knownDomains()
+        .filter((d) => !candidates.some((c) => c.domain === d))
+        .sort(),
+    ];
+    const shown = ranked
+      .slice(0, this.config.prefilter_candidates)
+      .map((d) => this.constitution.overlays[d]!);
+    return llmPrefilter(
+      { llm, config: this.config, prompt, ctx, fallbacks },
+      shown,
+      fromLexical,
+      calls,
+    );
   }
 
-  private lexicalPick(prompt: string, inForce: readonly ResolvedPrinciple[], domains: DetectedDomain[], sims?: SemanticSimilarities): Candidate[] {
-    const rules = { principle_min_relevance: this.config.principle_min_relevance, domain_carry: this.config.domain_carry };
+  private lexicalPick(
+    prompt: string,
+    inForce: readonly ResolvedPrinciple[],
+    domains: DetectedDomain[],
+    sims?: SemanticSimilarities,
+  ): Candidate[] {
+    const rules = {
+      principle_min_relevance: this.config.principle_min_relevance,
+      domain_carry: this.config.domain_carry,
+    };
     const lexical = this.index.principleScores(prompt);
     const own = sims ? fusePrinciples(lexical, sims, this.calibration) : lexical;
-    return scoreCandidates(inForce, own, new Map(domains.map((d) => [d.domain, d.confidence])), rules);
+    return scoreCandidates(
+      inForce,
+      own,
+      new Map(domains.map((d) => [d.domain, d.confidence])),
+      rules,
+    );
   }
 
   /** One agent for the core principles and one per detected domain (llm-stages.ts); a failed agent falls back to the lexical ranking. */
-  private runAgents(prompt: string, inForce: readonly ResolvedPrinciple[], domains: DetectedDomain[], ctx: RequestContext, fallbacks: Fallback[], calls: { domain_agent: number }): Promise<Candidate[]> {
-    return runDomainAgents({ llm: this.deps.llm!, config: this.config, prompt, ctx, fallbacks }, inForce, domains, calls, (principles) => this.lexicalPick(prompt, principles, domains));
+  private runAgents(
+    prompt: string,
+    inForce: readonly ResolvedPrinciple[],
+    domains: DetectedDomain[],
+    ctx: RequestContext,
+    fallbacks: Fallback[],
+    calls: { domain_agent: number },
+  ): Promise<Candidate[]> {
+    return runDomainAgents(
+      { llm: this.deps.llm!, config: this.config, prompt, ctx, fallbacks },
+      inForce,
+      domains,
+      calls,
+      (principles) => this.lexicalPick(prompt, principles, domains),
+    );
   }
 }

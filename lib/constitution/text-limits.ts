@@ -16,7 +16,10 @@ function isForbidden(unit: number): boolean {
 }
 
 /** The forbidden characters of `text` by UTF-16 offset: the first `limit` of them, and how many there are in all. */
-export function forbiddenCharacters(text: string, limit = Number.POSITIVE_INFINITY): { found: ForbiddenCharacter[]; total: number } {
+export function forbiddenCharacters(
+  text: string,
+  limit = Number.POSITIVE_INFINITY,
+): { found: ForbiddenCharacter[]; total: number } {
   const found: ForbiddenCharacter[] = [];
   let total = 0;
   const add = (offset: number, codePoint: number) => {
@@ -71,7 +74,8 @@ function scalarsOf(doc: Document): { path: PathItem[]; node: Scalar }[] {
   while (stack.length) {
     const { node, path } = stack.pop()!;
     if (isScalar(node)) out.push({ path, node });
-    else if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+    else if (isSeq(node))
+      node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
     else if (isMap(node)) {
       for (const pair of node.items) {
         const key: PathItem = isScalar(pair.key) ? visible(String(pair.key.value)) : "?";
@@ -100,8 +104,14 @@ export function characterProblems(text: string, doc: Document): CharacterProblem
   if (raw.total > 0) {
     const scalars = scalarsOf(doc);
     const problems = raw.found.map(({ offset, codePoint }) => {
-      const holder = scalars.find(({ node }) => node.range && node.range[0] <= offset && offset < node.range[1]);
-      return { offset, path: holder?.path ?? null, reason: `contains ${describeCharacter(codePoint)}; remove it` };
+      const holder = scalars.find(
+        ({ node }) => node.range && node.range[0] <= offset && offset < node.range[1],
+      );
+      return {
+        offset,
+        path: holder?.path ?? null,
+        reason: `contains ${describeCharacter(codePoint)}; remove it`,
+      };
     });
     return withRest(problems, raw.total);
   }
@@ -109,8 +119,16 @@ export function characterProblems(text: string, doc: Document): CharacterProblem
   if (!text.includes("\\")) return [];
   const escaped: CharacterProblem[] = [];
   for (const { path, node } of scalarsOf(doc)) {
-    const [first] = node.type === "QUOTE_DOUBLE" && typeof node.value === "string" ? forbiddenCharacters(node.value, 1).found : [];
-    if (first) escaped.push({ offset: node.range?.[0] ?? 0, path, reason: `contains ${describeCharacter(first.codePoint)}, written as an escape; remove it` });
+    const [first] =
+      node.type === "QUOTE_DOUBLE" && typeof node.value === "string"
+        ? forbiddenCharacters(node.value, 1).found
+        : [];
+    if (first)
+      escaped.push({
+        offset: node.range?.[0] ?? 0,
+        path,
+        reason: `contains ${describeCharacter(first.codePoint)}, written as an escape; remove it`,
+      });
   }
   escaped.sort((a, b) => a.offset - b.offset);
   return withRest(escaped.slice(0, MAX_CHARACTER_ISSUES), escaped.length);

@@ -30,7 +30,9 @@ export function offsetOf(src: Located, path: readonly PathItem[], key = false): 
     if (key && depth === path.length && depth > 0) {
       const parent = src.doc.getIn(prefix.slice(0, -1), true);
       if (isMap(parent)) {
-        const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(prefix.at(-1)));
+        const pair = parent.items.find(
+          (p) => isScalar(p.key) && String(p.key.value) === String(prefix.at(-1)),
+        );
         if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
       }
       continue;
@@ -42,13 +44,25 @@ export function offsetOf(src: Located, path: readonly PathItem[], key = false): 
   return 0;
 }
 
-export function issueAt(src: Located, path: readonly PathItem[], reason: string, key = false): ConstitutionIssue {
-  return { file: src.file, ...position(src, offsetOf(src, path, key)), field: fieldName(path), reason };
+export function issueAt(
+  src: Located,
+  path: readonly PathItem[],
+  reason: string,
+  key = false,
+): ConstitutionIssue {
+  return {
+    file: src.file,
+    ...position(src, offsetOf(src, path, key)),
+    field: fieldName(path),
+    reason,
+  };
 }
 
 export function zodIssues(src: Located, error: z.ZodError): ConstitutionIssue[] {
   return error.issues.flatMap((issue) => {
-    const path = issue.path.filter((p): p is PathItem => typeof p === "string" || typeof p === "number");
+    const path = issue.path.filter(
+      (p): p is PathItem => typeof p === "string" || typeof p === "number",
+    );
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((k) => issueAt(src, [...path, k], "is not a known field", true));
     }
@@ -62,22 +76,58 @@ export function zodIssues(src: Located, error: z.ZodError): ConstitutionIssue[] 
  * Reads one YAML file; YAML syntax errors and, when `checkText`, forbidden characters
  * (text-limits.ts) become issues with their positions.
  */
-export function readYaml(file: { path: string; text: string }, checkText: boolean): { src: Located; value: unknown; issues: ConstitutionIssue[] } {
+export function readYaml(
+  file: { path: string; text: string },
+  checkText: boolean,
+): { src: Located; value: unknown; issues: ConstitutionIssue[] } {
   const lines = new LineCounter();
-  const doc = parseDocument(file.text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(file.text, {
+    lineCounter: lines,
+    uniqueKeys: true,
+    prettyErrors: false,
+  });
   const src = { file: file.path, doc, lines };
   const characters = checkText
-    ? characterProblems(file.text, doc).map(({ offset, path, reason }) => ({ file: file.path, ...position(src, offset), field: path ? fieldName(path) : "(file)", reason }))
+    ? characterProblems(file.text, doc).map(({ offset, path, reason }) => ({
+        file: file.path,
+        ...position(src, offset),
+        field: path ? fieldName(path) : "(file)",
+        reason,
+      }))
     : [];
   const syntax = doc.errors.map((error) => {
     const at = lines.linePos(error.pos[0]);
-    return { file: file.path, line: at.line, column: at.col, field: "(yaml)", reason: error.message.split("\n")[0] ?? "invalid YAML" };
+    return {
+      file: file.path,
+      line: at.line,
+      column: at.col,
+      field: "(yaml)",
+      reason: error.message.split("\n")[0] ?? "invalid YAML",
+    };
   });
-  if (characters.length || syntax.length) return { src, value: undefined, issues: [...characters, ...syntax] };
+  if (characters.length || syntax.length)
+    return { src, value: undefined, issues: [...characters, ...syntax] };
   const value: unknown = doc.toJS();
-  if (value === null || value === undefined) return { src, value, issues: [{ file: file.path, line: 1, column: 1, field: "(file)", reason: "the file is empty" }] };
+  if (value === null || value === undefined)
+    return {
+      src,
+      value,
+      issues: [
+        { file: file.path, line: 1, column: 1, field: "(file)", reason: "the file is empty" },
+      ],
+    };
   if (typeof value !== "object" || Array.isArray(value)) {
-    return { src, value, issues: [issueAt(src, [], "the file must be a mapping (key: value pairs), not a list or a single value")] };
+    return {
+      src,
+      value,
+      issues: [
+        issueAt(
+          src,
+          [],
+          "the file must be a mapping (key: value pairs), not a list or a single value",
+        ),
+      ],
+    };
   }
   return { src, value, issues: [] };
 }

@@ -67,9 +67,7 @@ async function freshDatabase(): Promise<Fresh> {
 }
 
 /** `charter audit verify --json` in its own process; PGlite allows one opener, so this file's client is closed meanwhile. */
-async function cliVerify(
-  fresh: Fresh,
-): Promise<{
+async function cliVerify(fresh: Fresh): Promise<{
   status: number | null;
   report: {
     intact: boolean;

@@ -33,7 +33,17 @@ export default async function ConstitutionPage() {
     );
   }
   const overlays = Object.values(version.constitution.overlays);
-  const principles: PrincipleRow[] = orderByPrecedence(allPrinciples(version.constitution)).map((p) => ({ id: p.id, level: p.level, priority: p.priority, title: p.title, rule: p.rule, keywords: p.keywords, domain: p.domain }));
+  const principles: PrincipleRow[] = orderByPrecedence(allPrinciples(version.constitution)).map(
+    (p) => ({
+      id: p.id,
+      level: p.level,
+      priority: p.priority,
+      title: p.title,
+      rule: p.rule,
+      keywords: p.keywords,
+      domain: p.domain,
+    }),
+  );
   return (
     <>
       {header}

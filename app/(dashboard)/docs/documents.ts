@@ -3,7 +3,17 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 /** The documents under docs/ served in the dashboard, in reading order; a slug is the file's name without `.md`. */
-export const DOC_SLUGS = ["constitution", "retrieval", "evals", "turns", "sessions", "principles", "playbook", "security", "compatibility"] as const;
+export const DOC_SLUGS = [
+  "constitution",
+  "retrieval",
+  "evals",
+  "turns",
+  "sessions",
+  "principles",
+  "playbook",
+  "security",
+  "compatibility",
+] as const;
 export type DocSlug = (typeof DOC_SLUGS)[number];
 
 export type DocSummary = { slug: DocSlug; title: string; summary: string };

@@ -18,8 +18,21 @@ export default async function CorePage() {
   if (!file) notFound();
   return (
     <>
-      <FileEditorHeader title="Core principles" crumb={<>{CORE_FILE}: {version.constitution.core.length} principles, always active</>} version={version} />
-      <CoreEditor original={file.text} files={version.files} baseVersionId={version.id} canEdit={roleAtLeast(me.role, "editor")} />
+      <FileEditorHeader
+        title="Core principles"
+        crumb={
+          <>
+            {CORE_FILE}: {version.constitution.core.length} principles, always active
+          </>
+        }
+        version={version}
+      />
+      <CoreEditor
+        original={file.text}
+        files={version.files}
+        baseVersionId={version.id}
+        canEdit={roleAtLeast(me.role, "editor")}
+      />
     </>
   );
 }

@@ -31,8 +31,10 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
       title="Evals"
       description={
         <>
-          Every version of the constitution is measured against its own labelled prompts (<code className="font-mono">eval/*.yaml</code>, versioned with it) on the lexical path: does a prompt reach its domain and the principles it needs, and does a
-          prompt no overlay applies to stay free of overlay principles? Read{" "}
+          Every version of the constitution is measured against its own labelled prompts (
+          <code className="font-mono">eval/*.yaml</code>, versioned with it) on the lexical path:
+          does a prompt reach its domain and the principles it needs, and does a prompt no overlay
+          applies to stay free of overlay principles? Read{" "}
           <Link href="/docs/evals" className="font-medium text-indigo-600 hover:underline">
             how evals work
           </Link>
@@ -56,7 +58,9 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
   const { run } = entry ?? current;
   // With embeddings configured, the hybrid path the server retrieves on is measured beside the lexical one.
   const hybrid = entry && run.caseCount > 0 ? await hybridEvalOfVersion(entry.versionId) : null;
-  const title = entry ? `Version ${entry.versionId}${entry.current ? " (current)" : ""}: ${run.caseCount} ${run.caseCount === 1 ? "case" : "cases"}` : "";
+  const title = entry
+    ? `Version ${entry.versionId}${entry.current ? " (current)" : ""}: ${run.caseCount} ${run.caseCount === 1 ? "case" : "cases"}`
+    : "";
 
   return (
     <>
@@ -68,7 +72,13 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
             actions={
               run.caseCount === 0 ? null : (
                 <span className="flex items-center gap-3">
-                  <span data-testid="eval-result">{run.passed ? <Badge tone="green">all thresholds met</Badge> : <Badge tone="red">{`missed ${run.thresholds.filter((t) => !t.ok).length} of ${run.thresholds.length} thresholds`}</Badge>}</span>
+                  <span data-testid="eval-result">
+                    {run.passed ? (
+                      <Badge tone="green">all thresholds met</Badge>
+                    ) : (
+                      <Badge tone="red">{`missed ${run.thresholds.filter((t) => !t.ok).length} of ${run.thresholds.length} thresholds`}</Badge>
+                    )}
+                  </span>
                   {run.failures.length ? (
                     <a href="#failures" className={LINK_CLASS}>
                       {run.failures.length} {run.failures.length === 1 ? "failure" : "failures"}
@@ -78,13 +88,20 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
               )
             }
           >
-            {run.caseCount === 0 ? <NoEvals versionId={entry.versionId} /> : <EvalStatCards metrics={run.metrics} thresholds={run.thresholds} />}
+            {run.caseCount === 0 ? (
+              <NoEvals versionId={entry.versionId} />
+            ) : (
+              <EvalStatCards metrics={run.metrics} thresholds={run.thresholds} />
+            )}
           </Card>
         ) : (
           <Card>
             <p role="alert" className="text-sm text-red-700">
               Version {asked} is not one of the latest {HISTORY} versions.{" "}
-              <Link href="/constitution/evals" className="font-medium text-indigo-600 hover:underline">
+              <Link
+                href="/constitution/evals"
+                className="font-medium text-indigo-600 hover:underline"
+              >
                 Show the current version
               </Link>
               .

@@ -44,19 +44,29 @@ export default async function HistoryPage({ searchParams }: SearchParams) {
   const previous = current.parentId ?? versions.find((v) => v.id < current.id)?.id ?? current.id;
   const a = versionParam(query.a) ?? previous;
   const missing = [a, b].filter((id) => !ids.includes(id));
-  const [from, to] = missing.length ? [null, null] : await Promise.all([constitutionVersions.get(a), constitutionVersions.get(b)]);
+  const [from, to] = missing.length
+    ? [null, null]
+    : await Promise.all([constitutionVersions.get(a), constitutionVersions.get(b)]);
 
   return (
     <>
       {header}
       <div className="space-y-6">
         <Card title={`${versions.length} ${versions.length === 1 ? "version" : "versions"}`}>
-          <VersionTable versions={versions} currentId={current.id} canRollback={roleAtLeast(me.role, "approver")} />
+          <VersionTable
+            versions={versions}
+            currentId={current.id}
+            canRollback={roleAtLeast(me.role, "approver")}
+          />
         </Card>
         <Card title={`Changes from version ${a} to version ${b}`}>
           <div className="space-y-4">
             <CompareForm key={`${a}-${b}`} versionIds={ids} a={a} b={b} />
-            {from && to ? <FileDiffs diffs={boundedDiffs(from.files, to.files)} from={a} to={b} /> : <p className="text-sm text-red-700">There is no version {missing.join(" or ")}.</p>}
+            {from && to ? (
+              <FileDiffs diffs={boundedDiffs(from.files, to.files)} from={a} to={b} />
+            ) : (
+              <p className="text-sm text-red-700">There is no version {missing.join(" or ")}.</p>
+            )}
           </div>
         </Card>
       </div>

@@ -22,12 +22,30 @@ export default async function OverlayPage({ params }: Params) {
   if (!version) return <NoConstitution />;
   const overlay = version.constitution.overlays[domain];
   if (!overlay) notFound();
-  const file = version.files.find((f) => f.path === `${OVERLAYS_DIR}/${domain}.yaml` || f.path === `${OVERLAYS_DIR}/${domain}.yml`);
+  const file = version.files.find(
+    (f) =>
+      f.path === `${OVERLAYS_DIR}/${domain}.yaml` || f.path === `${OVERLAYS_DIR}/${domain}.yml`,
+  );
   if (!file) notFound();
   return (
     <>
-      <FileEditorHeader title={`Overlay: ${domain}`} crumb={<>{file.path} {overlay.sensitive ? <Badge tone="amber">sensitive</Badge> : null}</>} version={version} />
-      <OverlayEditor domain={domain} path={`${OVERLAYS_DIR}/${domain}.yaml`} original={file.text} files={version.files} baseVersionId={version.id} canEdit={roleAtLeast(me.role, "editor")} />
+      <FileEditorHeader
+        title={`Overlay: ${domain}`}
+        crumb={
+          <>
+            {file.path} {overlay.sensitive ? <Badge tone="amber">sensitive</Badge> : null}
+          </>
+        }
+        version={version}
+      />
+      <OverlayEditor
+        domain={domain}
+        path={`${OVERLAYS_DIR}/${domain}.yaml`}
+        original={file.text}
+        files={version.files}
+        baseVersionId={version.id}
+        canEdit={roleAtLeast(me.role, "editor")}
+      />
     </>
   );
 }
