@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
+import { issueLines } from "@/lib/errors";
 import { CliError } from "./errors";
 
 /** Reads all of stdin as text. */
@@ -43,12 +44,7 @@ export const issuesText = (
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
   prefix = "",
 ) =>
-  issues
-    .map(
-      (i) =>
-        `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "(root)"}: ${i.message}`,
-    )
-    .join("; ");
+  issueLines(prefix ? issues.map((i) => ({ ...i, path: [prefix, ...i.path] })) : issues).join("; ");
 
 /** Parses stdin as JSON against a schema; a bad document is one clear error naming the field. */
 export async function readJsonInput<S extends z.ZodType>(

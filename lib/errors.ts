@@ -136,19 +136,22 @@ export class ServiceUnavailableError extends UnavailableError {
 
 type Issue = { readonly path: readonly PropertyKey[]; readonly message: string };
 
-/** A zod issue's path as one string: "weights.tasteful", "tags.0", or "(root)" for the whole input. */
-export function issuePath(path: readonly PropertyKey[]): string {
-  return path.map(String).join(".") || "(root)";
+/**
+ * A zod issue's path as one string: "weights.tasteful", "tags.0", or `root` ("(root)"
+ * unless the caller names the whole input otherwise) for the whole input.
+ */
+export function issuePath(path: readonly PropertyKey[], root = "(root)"): string {
+  return path.map(String).join(".") || root;
 }
 
-/** The one rendering of zod issues: a `{ path, message }` per issue. */
-export function fieldIssues(issues: readonly Issue[]): FieldIssue[] {
-  return issues.map((issue) => ({ path: issuePath(issue.path), message: issue.message }));
+/** The one rendering of zod issues (pure: the engine, the CLI and the app share it): a `{ path, message }` per issue. */
+export function fieldIssues(issues: readonly Issue[], root?: string): FieldIssue[] {
+  return issues.map((issue) => ({ path: issuePath(issue.path, root), message: issue.message }));
 }
 
-/** Zod issues as "path: message" lines, for people (forms, logs, the contract of a reply). */
-export function issueLines(issues: readonly Issue[]): string[] {
-  return fieldIssues(issues).map((issue) => `${issue.path}: ${issue.message}`);
+/** Zod issues as "path: message" lines, for people (forms, logs, the CLI, the contract of a reply). */
+export function issueLines(issues: readonly Issue[], root?: string): string[] {
+  return fieldIssues(issues, root).map((issue) => `${issue.path}: ${issue.message}`);
 }
 
 /** Turns a zod error into a ValidationError whose details name each bad field. */

@@ -1,3 +1,4 @@
+import { issueLines } from "@/lib/errors";
 import { sessionStateSchema, type SessionState } from "./schema";
 
 /** Thrown for a session state that cannot be credited right; each problem names its field. */
@@ -115,9 +116,6 @@ export function readSessionState(raw: unknown): { state: SessionState; warnings:
     warnings.push(`unknown field${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")}; ignored`);
 
   const parsed = sessionStateSchema.safeParse(state);
-  if (!parsed.success)
-    throw new SessionStateError(
-      parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`),
-    );
+  if (!parsed.success) throw new SessionStateError(issueLines(parsed.error.issues));
   return { state: parsed.data, warnings };
 }

@@ -12,8 +12,21 @@ import { eventsRequestSchema, eventsResponseSchema, MAX_BATCH } from "@/lib/sche
 import { turnFiltersSchema } from "@/lib/schemas/turns";
 import { VERSION } from "@/lib/version";
 
+/** FieldIssue of lib/errors.ts: the problems an invalid request names, one per field. */
+const fieldIssueSchema = z.object({
+  path: z.string().describe('The field, as "events.0.prompt"; "(root)" for the body as a whole.'),
+  message: z.string(),
+});
+
 const errorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z
+      .array(fieldIssueSchema)
+      .optional()
+      .describe("With `invalid_input`: each problem, naming its field."),
+  }),
 });
 
 function jsonSchema(schema: z.ZodType) {

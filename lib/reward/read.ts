@@ -1,3 +1,4 @@
+import { fieldIssues } from "@/lib/errors";
 import {
   SCORED_TURN_FIELDS,
   turnResultSchema,
@@ -51,7 +52,7 @@ export function readTurnResult(input: unknown): TurnReading {
   const parsed = turnResultSchema.safeParse(input);
   if (!parsed.success)
     throw new TurnResultError(
-      parsed.error.issues.map((i) => ({ field: i.path.map(String).join("."), message: i.message })),
+      fieldIssues(parsed.error.issues, "").map(({ path, message }) => ({ field: path, message })),
     );
   const ignored_fields = Object.keys(input).filter((key) => !SCORED.includes(key));
   const warnings = ignored_fields

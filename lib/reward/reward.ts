@@ -1,3 +1,4 @@
+import { issueLines } from "@/lib/errors";
 import { readTurnResult } from "./read";
 import {
   DEFAULT_WEIGHTS,
@@ -142,10 +143,7 @@ export class PrincipleScore {
  */
 export function readScoreDict(data: unknown): { score: PrincipleScore; ignored_keys: string[] } {
   const parsed = scoreDictSchema.safeParse(data);
-  if (!parsed.success)
-    throw new ScoreDictError(
-      parsed.error.issues.map((i) => `${i.path.join(".") || "(scores)"}: ${i.message}`),
-    );
+  if (!parsed.success) throw new ScoreDictError(issueLines(parsed.error.issues, "(scores)"));
   const known: readonly string[] = PRINCIPLES;
   return {
     score: new PrincipleScore(parsed.data as Partial<ScoreDict>),
