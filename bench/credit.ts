@@ -1,5 +1,5 @@
 /**
- * Credit assignment time (seed 003) for a session of 500 tool calls and 50 injected
+ * Credit assignment time (the credit-assignment spec) for a session of 500 tool calls and 50 injected
  * principles, each call active for a random 5-20 of them (fixed seed), as a ratio to
  * computing the outcome signals alone on the same session in the same run.
  * Run: npx tsx bench/credit.ts

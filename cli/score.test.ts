@@ -23,7 +23,7 @@ function score(input: unknown, args: string[] = []) {
 }
 
 describe("charter score --json", () => {
-  it("prints the seven scores, totals and reasoning for seed 000's example 3", () => {
+  it("prints the seven scores, totals and reasoning for the turn-score spec's example 3", () => {
     const example = SEED_REWARD_EXAMPLES.find((e) => e.name.startsWith("example 3"))!;
     const { code, body } = score({
       action: "send_message",

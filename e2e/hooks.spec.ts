@@ -77,7 +77,7 @@ test("a Claude Code session arrives through the hooks and is scored", async ({
     /^Charter constitution \(version \d+\)/,
   );
 
-  // A failed Bash call (seed 003: exit code 1), then a successful edit.
+  // A failed Bash call (the credit-assignment spec: exit code 1), then a successful edit.
   const failing = {
     tool_response: {
       stdout: "1 failing",

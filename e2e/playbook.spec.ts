@@ -17,7 +17,7 @@ const TEXT = {
   canonical: `Write tests (${RUN})`,
   added: `Use structured logging instead of print statements (${RUN})`,
 } as const;
-/** Seed 004's mixed example: a bare string, a dict without counters, a dict with a score, a canonical dict. */
+/** The playbook spec's mixed example: a bare string, a dict without counters, a dict with a score, a canonical dict. */
 const LEGACY = {
   version: "1.0",
   last_updated: "2026-01-15T10:00:00",

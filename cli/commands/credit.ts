@@ -9,14 +9,14 @@ import {
 import { CliError } from "../errors";
 import { readJsonArgument, readJsonInput } from "../stdin";
 
-/** `charter feedback --json` input: seed 003's analyzeUserFeedback arguments. */
+/** `charter feedback --json` input: the credit-assignment spec's analyzeUserFeedback arguments. */
 export const feedbackInputSchema = z.strictObject({
   prompt: z.string(),
   previous_prompts: z.array(z.string()).default([]),
   recent_tool_calls: z.array(z.unknown()).default([]),
 });
 
-/** Registers `charter feedback` (seed 003's analyzeUserFeedback) and `charter credit` (outcome and per-principle credit of a SessionState). */
+/** Registers `charter feedback` (the credit-assignment spec's analyzeUserFeedback) and `charter credit` (outcome and per-principle credit of a SessionState). */
 export function registerCredit(program: Command): void {
   program
     .command("feedback")

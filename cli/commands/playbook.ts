@@ -33,7 +33,7 @@ function parsePrune(value: string): PruneMode {
   return value;
 }
 
-/** `charter playbook load|update|format` on a plain playbook.json (seed 004). */
+/** `charter playbook load|update|format` on a plain playbook.json (the playbook spec). */
 export function registerPlaybook(program: Command): void {
   const playbook = program
     .command("playbook")

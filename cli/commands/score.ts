@@ -14,7 +14,7 @@ import { issuesText, readJsonArgument } from "../stdin";
 export const ENVELOPE_KEYS = ["action", "turn_result", "has_mutations", "weights"] as const;
 
 /**
- * `charter score --json` input: seed 000's constitutional_reward arguments. Unknown
+ * `charter score --json` input: the turn-score spec's constitutional_reward arguments. Unknown
  * keys are refused here (unlike in turn_result): a misspelt has_mutations would
  * otherwise change the score without a word.
  */

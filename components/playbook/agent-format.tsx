@@ -1,6 +1,6 @@
 import { formatPlaybook, type PlaybookEntry } from "@/lib/playbook";
 
-/** The active key points as agents receive them (seed 004's `[name] helpful=N harmful=N :: text` lines), as plain text. */
+/** The active key points as agents receive them (the playbook spec's `[name] helpful=N harmful=N :: text` lines), as plain text. */
 export function AgentFormat({ entries }: { entries: PlaybookEntry[] }) {
   return (
     <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">

@@ -8,7 +8,7 @@ import { importPlaybookSchema } from "@/lib/schemas/playbook";
 
 /**
  * Imports a playbook.json read in the browser. Legacy entries (bare strings, dicts
- * without counters, dicts with `score`) are migrated on the server by seed 004's rules;
+ * without counters, dicts with `score`) are migrated on the server by the playbook spec's rules;
  * entries are matched by name, so an existing name has its text and counts replaced.
  */
 export function ImportPlaybookForm() {

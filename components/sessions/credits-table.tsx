@@ -3,7 +3,7 @@ import { Table, Td } from "@/components/ui/primitives";
 import { CreditBar } from "./credit-bar";
 import type { SessionOutcome } from "./types";
 
-/** The credit each injected principle earned from the session, with seed 003's reasoning. */
+/** The credit each injected principle earned from the session, with the credit-assignment spec's reasoning. */
 export function CreditsTable({
   credits,
   titles,

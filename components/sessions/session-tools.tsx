@@ -4,7 +4,7 @@ import { Time } from "@/components/ui/time";
 import { ToolCallDetails } from "@/components/turns/tool-call-details";
 import type { SessionToolCall } from "./types";
 
-/** The session's tool calls in order: success by seed 003's rule, the turn, the principles active then, its input and output. */
+/** The session's tool calls in order: success by the credit-assignment spec's rule, the turn, the principles active then, its input and output. */
 export function SessionTools({
   calls,
   titles,

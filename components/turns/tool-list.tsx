@@ -11,7 +11,7 @@ type Tool = {
   at: Date;
 };
 
-/** The tools a turn ran, in order, with whether each succeeded (seed 003's rule) and what it got and gave. */
+/** The tools a turn ran, in order, with whether each succeeded (the credit-assignment spec's rule) and what it got and gave. */
 export function ToolList({ tools }: { tools: Tool[] }) {
   if (tools.length === 0)
     return <p className="text-sm text-slate-500">No tools were used in this turn.</p>;

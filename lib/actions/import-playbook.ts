@@ -6,7 +6,7 @@ import { loadPlaybook } from "@/lib/playbook";
 import { importPlaybookSchema } from "@/lib/schemas/playbook";
 import { defineAction } from "./client";
 
-/** Imports a playbook.json (legacy formats migrated by seed 004's rules) into the database (editors and up). */
+/** Imports a playbook.json (legacy formats migrated by the playbook spec's rules) into the database (editors and up). */
 export const importPlaybookAction = defineAction(
   { role: "editor", input: importPlaybookSchema },
   async (input, { actor }) => {

@@ -47,7 +47,7 @@ export const sessionToolCallSchema = z.object(
     succeeded: z
       .boolean({
         error:
-          "must be true or false; leave it out (or null) to count the call as a success, as seed 003 does",
+          "must be true or false; leave it out (or null) to count the call as a success, as the credit-assignment spec does",
       })
       .nullish(),
     active_principles: z

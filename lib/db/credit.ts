@@ -56,7 +56,7 @@ async function insertUsage(client: Client, usage: Usage[]): Promise<void> {
 }
 
 /**
- * Seed 003's recordUsage: a principle_usage row and the principle's counters
+ * The credit-assignment spec's recordUsage: a principle_usage row and the principle's counters
  * (use_count + 1, success_count + credit), in one atomic statement. Pass `tx` to
  * join an outer transaction.
  */
@@ -250,7 +250,7 @@ async function creditedAmong(
   return rows.map((r) => r.sessionId);
 }
 
-/** Seed 003's credit: principles' usage and counters, and sessions' outcomes. */
+/** The credit-assignment spec's credit: principles' usage and counters, and sessions' outcomes. */
 export const credits = {
   recordUsage,
   creditSessions,

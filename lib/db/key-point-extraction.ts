@@ -11,7 +11,7 @@ const TX_OPTIONS = { maxWait: 30_000, timeout: 30_000 };
 const SAME_TEXT_LOCK = 4004;
 
 /**
- * Applies an ExtractionResult (seed 004's update, approval mode): new key points
+ * Applies an ExtractionResult (the playbook spec's update, approval mode): new key points
  * with zero counters, named from the sequence (a name is never given twice, even
  * after a prune); a new text equal to a stored key point's (active, proposed or
  * pruned) is skipped; each helpful or harmful rating is stored as an event and

@@ -12,7 +12,7 @@ const MAX_SEQUENCE = 10n ** 18n;
 
 /**
  * Moves the name sequence past `atLeast` and past every stored `kpt_` number (as
- * seed 004 numbers them: `kpt_12_x` is 12), never backwards; other names do not count.
+ * the playbook spec numbers them: `kpt_12_x` is 12), never backwards; other names do not count.
  */
 export async function moveSequencePast(tx: Tx, atLeast: bigint): Promise<void> {
   const floor = atLeast < MAX_SEQUENCE ? atLeast : 0n;

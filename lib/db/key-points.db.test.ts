@@ -33,7 +33,7 @@ describe("the playbook in the database", () => {
     expect(await db().keyPointEvaluation.count({ where: { name } })).toBe(200);
   }, 120_000);
 
-  it("proposes, approves, undoes and rejects by seed 004's rule, never renumbering", async () => {
+  it("proposes, approves, undoes and rejects by the playbook spec's rule, never renumbering", async () => {
     const a = await keyPoints.add(`a ${unique("kp")}`, actor);
     const b = await keyPoints.add(`b ${unique("kp")}`, actor);
     const harmful = (name: string, n: number) => ({
@@ -75,7 +75,7 @@ describe("the playbook in the database", () => {
     ]);
   });
 
-  it("imports a legacy playbook by seed 004's rules and moves the name sequence past it", async () => {
+  it("imports a legacy playbook by the playbook spec's rules and moves the name sequence past it", async () => {
     const { playbook } = loadPlaybook(
       JSON.stringify({
         ...SEED_MIXED_INPUT,

@@ -124,7 +124,7 @@ export const keyPoints = {
     }));
   },
 
-  /** The most trusted active key points, for injection, formatted as seed 004's lines: a proposed or pruned point is never given to an agent. */
+  /** The most trusted active key points, for injection, formatted as the playbook spec's lines: a proposed or pruned point is never given to an agent. */
   async forInjection(limit: number): Promise<{ names: string[]; text: string }> {
     if (limit <= 0) return { names: [], text: "" };
     const rows = await db().$queryRaw<PlaybookEntry[]>`

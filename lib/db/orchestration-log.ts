@@ -9,7 +9,7 @@ const FLUSH_MS = 50;
 const MAX_PENDING = 10_000;
 
 /**
- * The prefilter cache's orchestration events (seed 001), written in batches: one
+ * The prefilter cache's orchestration events (the constitution-store spec), written in batches: one
  * insert per flush rather than one per retrieval, so that a batch of prompts does
  * not queue a thousand writes behind the agents' events. Recording never blocks or
  * fails a retrieval; a failed write is logged and its events dropped.

@@ -48,7 +48,7 @@ const actions = async (name: string) =>
     })
   ).map((e) => e.action);
 
-describe("prune proposals follow seed 004's decision table", () => {
+describe("prune proposals follow the playbook spec's decision table", () => {
   it.each(SEED_PRUNE_TABLE)(
     "helpful %i, harmful %i: proposed is %s",
     async (helpful, harmful, pruned) => {
@@ -65,7 +65,7 @@ describe("a proposal whose counts change", () => {
     // helpful 2, harmful 3: still meets the rule.
     expect((await rate(name, { helpful: 2 })).withdrawn).toEqual([]);
     expect(await row(name)).toEqual({ status: "proposed", helpful: 2, harmful: 3 });
-    // helpful 3, harmful 3: seed 004's "equal, not majority harmful".
+    // helpful 3, harmful 3: the playbook spec's "equal, not majority harmful".
     const outcome = await rate(name, { helpful: 1 }, reflector);
     expect(outcome.withdrawn).toEqual([name]);
     expect(outcome.proposed).not.toContain(name);

@@ -23,7 +23,7 @@ export type WithdrawnProposal = {
 };
 
 /**
- * Brings the prune queue in line with the counts of the named points (seed 004: `harmful >= 3
+ * Brings the prune queue in line with the counts of the named points (the playbook spec: `harmful >= 3
  * and harmful > helpful`), inside the transaction that changed them, which therefore holds
  * their row locks: a proposed point that no longer meets the rule goes back to active, with an
  * audit row saying why; an active point that meets it is proposed, unless a person kept it at
@@ -85,7 +85,7 @@ const counts = (row: Counted) => `helpful ${row.helpful}, harmful ${row.harmful}
 /** The prune queue's decisions: each runs in one transaction, on rows locked first, and changes nothing when it refuses. */
 export const pruneQueue = {
   /**
-   * Prunes proposed points. Each must still be proposed and still meet seed 004's rule
+   * Prunes proposed points. Each must still be proposed and still meet the playbook spec's rule
    * with the counts read under the row lock; otherwise nothing is pruned and the error
    * names the point, so a reflection that landed meanwhile is never overruled.
    */

@@ -42,7 +42,7 @@ function toRow(row: {
 
 /** Versioned weight sets: the newest is in force; a change queues a recompute of stored totals. */
 export const weightSets = {
-  /** The weight set in force; on a fresh database, seed 000's defaults become set 1. */
+  /** The weight set in force; on a fresh database, the turn-score spec's defaults become set 1. */
   async current(): Promise<WeightSetRow> {
     const latest = await db().weightSet.findFirst({ orderBy: { id: "desc" } });
     if (latest) return toRow(latest);
@@ -53,7 +53,7 @@ export const weightSets = {
           data: {
             weights: full(DEFAULT_WEIGHTS),
             authorLabel: SYSTEM_ACTOR.label,
-            message: "Seed 000's default weights",
+            message: "The turn-score spec's default weights",
           },
         });
     });

@@ -128,7 +128,7 @@ export function loadPlaybook(text: string | null): LoadResult {
   else if (raw.key_points === undefined) {
     warnings.push(
       Object.hasOwn(raw, "sections")
-        ? "the playbook has sections but no key_points (the ACE fork's later sections format, which seed 004 does not cover): its sections are kept as they are, not read"
+        ? "the playbook has sections but no key_points (the ACE fork's later sections format, which the playbook spec does not cover): its sections are kept as they are, not read"
         : "the playbook has no key_points: starting with no key points (its other fields are kept)",
     );
   } else

@@ -89,7 +89,7 @@ export const stopSchema = z.strictObject({
   action: inText()
     .max(100)
     .default("send_message")
-    .describe("What the turn did; scored as seed 000's action."),
+    .describe("What the turn did; scored as the turn-score spec's action."),
 });
 
 export const sessionEndSchema = z.strictObject({

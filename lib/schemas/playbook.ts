@@ -19,7 +19,7 @@ export const pruneDecisionSchema = z.object({
   names: z.array(name).min(1, "Pick at least one key point.").max(500),
 });
 export const undoPruneSchema = z.object({ name });
-/** A playbook.json's text, in any of seed 004's legacy formats. */
+/** A playbook.json's text, in any of the playbook spec's legacy formats. */
 export const importPlaybookSchema = z.object({
   text: z
     .string()

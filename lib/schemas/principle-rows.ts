@@ -1,6 +1,6 @@
 import type { Level, Principle } from "@/lib/constitution";
 
-/** A principle's counters with raw, smoothed and lower-bound trust (seed 003). */
+/** A principle's counters with raw, smoothed and lower-bound trust (the credit-assignment spec). */
 export type PrincipleTrustRow = {
   principleId: string;
   useCount: number;

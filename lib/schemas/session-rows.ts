@@ -8,7 +8,7 @@ import {
 } from "@/lib/credit";
 import type { ContextDelivery, OutcomeStatusValue } from "./statuses";
 
-/** session_outcome.signals: what the outcome was formed from (seed 003's signals). */
+/** session_outcome.signals: what the outcome was formed from (the credit-assignment spec's signals). */
 export const outcomeSignalsSchema = z.object({
   tool_success_rate: z.number(),
   error_count: z.number(),
@@ -21,7 +21,7 @@ export const outcomeSignalsSchema = z.object({
   prompt_count: z.number(),
 }) satisfies z.ZodType<OutcomeSignals>;
 
-/** session_outcome.credits: each injected principle's credit (seed 003). */
+/** session_outcome.credits: each injected principle's credit (the credit-assignment spec). */
 export const principleCreditsSchema = z.array(
   z.object({ principle_id: z.string(), credit: z.number(), reasoning: z.string() }),
 ) satisfies z.ZodType<PrincipleCredit[]>;

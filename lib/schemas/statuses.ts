@@ -20,7 +20,7 @@ export const KEY_POINT_STATUSES = ["active", "proposed", "pruned"] as const;
 export const keyPointStatusSchema = z.enum(KEY_POINT_STATUSES);
 export type KeyPointStatus = z.infer<typeof keyPointStatusSchema>;
 
-/** session_outcome.status (seed 003). */
+/** session_outcome.status (the credit-assignment spec). */
 export const OUTCOME_STATUSES = ["success", "failure", "partial"] as const;
 export const outcomeStatusSchema = z.enum(OUTCOME_STATUSES);
 export type OutcomeStatusValue = z.infer<typeof outcomeStatusSchema>;

@@ -99,7 +99,7 @@ export class BatchPlan {
         const retrieved = this.retrieved.get(event.id);
         const context = delivery(event, this.source);
         const delivered = context === "delivered";
-        // Seed 003: what this prompt says about the agent's previous turn. It reads only how
+        // The credit-assignment spec: what this prompt says about the agent's previous turn. It reads only how
         // many prompts came before and the last one, so the earlier ones stand in as "".
         const earlier = previous
           ? [...Array<string>(previous.number - 1).fill(""), previous.prompt]

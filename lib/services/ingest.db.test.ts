@@ -110,7 +110,7 @@ describe("ingesting agent events", () => {
       ]),
     );
     expect(second.results.map((r) => r.turn)).toEqual([2, 2]);
-    // Perfect: the whole of the weight set in force (other files on a shared PostgreSQL may have saved one since seed 000's 8.7).
+    // Perfect: the whole of the weight set in force (other files on a shared PostgreSQL may have saved one since the turn-score spec's 8.7).
     expect(second.results[1]!.score).toEqual({
       weighted_total: (await weightSets.current()).maxTotal,
       normalized_total: 1,

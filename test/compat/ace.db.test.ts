@@ -180,7 +180,7 @@ describe("applying an ExtractionResult", () => {
 });
 
 describe("injection (the fork's playbook.txt template)", () => {
-  it("is Charter's own one-line header before seed 004's lines, not the fork's template", async () => {
+  it("is Charter's own one-line header before the playbook spec's lines, not the fork's template", async () => {
     await keyPoints.add(`Injected ${u()}`, actor);
     const id = unique("compat-inject");
     const response = await ingestEvents([

@@ -1,5 +1,5 @@
 /**
- * Charter against the ACE fork (photoszzt/agentic_context_engineering), seed 004.
+ * Charter against the ACE fork (photoszzt/agentic_context_engineering), the playbook spec.
  *
  * The first part restates the fork's scoring tests (tests/test_scoring_contract.py,
  * 20 tests, and tests/test_scoring_whitebox.py, 77 tests) as Charter cases with inputs

@@ -1,11 +1,11 @@
 /**
- * Charter against evolver-harness (tomnagengast/evolver-harness), seed 003: outcome
+ * Charter against evolver-harness (tomnagengast/evolver-harness), the credit-assignment spec: outcome
  * signals and per-principle credit of a session.
  *
- * The first part restates the credit tests of the branch that implemented seed 003
+ * The first part restates the credit tests of the branch that implemented the credit-assignment spec
  * (claude/principle-success-criteria, hooks/hooks.test.ts at e05598b: feedback, tool
  * success, outcome signals, credit assignment) as Charter cases with inputs and
- * expected values written here; where the branch's code departs from seed 003 the
+ * expected values written here; where the branch's code departs from the credit-assignment spec the
  * case pins Charter to the seed and says so. The second part credits session files
  * written here in each shape evolver-harness stored over its history (see
  * docs/compat-drafts/evolver.md).
@@ -84,12 +84,12 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
       ["nope", "explicit_negative"],
       ["go back to the old version", "explicit_negative"],
     ])(
-      "differs (seed 003 wins): the branch's extra patterns make %j %s; the seed's do not match it",
+      "differs (the credit-assignment spec wins): the branch's extra patterns make %j %s; the seed's do not match it",
       (prompt) => {
         expect(analyzeUserFeedback(prompt, [], []).type).toBe("neutral");
       },
     );
-    it("differs (seed 003 wins): the branch drops stop words such as 'please' before the overlap and calls this a retry; the seed's overlap is 2/4, so neutral", () => {
+    it("differs (the credit-assignment spec wins): the branch drops stop words such as 'please' before the overlap and calls this a retry; the seed's overlap is 2/4, so neutral", () => {
       expect(
         analyzeUserFeedback(
           "please fix the authentication bug in login.ts again",
@@ -133,9 +133,12 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
         false,
         "the branch excuses outputs that mention fix, found, check or looking",
       ],
-    ])("differs (seed 003 wins): %s %j -> %s, because %s", (tool, output, succeeded) => {
-      expect(determineToolSuccess(tool, output)).toBe(succeeded);
-    });
+    ])(
+      "differs (the credit-assignment spec wins): %s %j -> %s, because %s",
+      (tool, output, succeeded) => {
+        expect(determineToolSuccess(tool, output)).toBe(succeeded);
+      },
+    );
   });
 
   describe("Multi-Dimensional Outcome Scoring", () => {
@@ -183,7 +186,7 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
         0.5,
       );
     });
-    it("differs (seed 003 wins): with no call marked, the branch falls back to the output pattern; the seed counts every unmarked call a success", () => {
+    it("differs (the credit-assignment spec wins): with no call marked, the branch falls back to the output pattern; the seed counts every unmarked call a success", () => {
       const signals = computeOutcomeSignals(
         read({
           sessionId: "s",
@@ -195,7 +198,7 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
       );
       expect([signals.tool_success_rate, signals.error_count]).toEqual([1, 1]);
     });
-    it("differs (seed 003 wins): the branch stores no neutral feedback; the seed keeps every prompt's, and a neutral one counts in the average", () => {
+    it("differs (the credit-assignment spec wins): the branch stores no neutral feedback; the seed keeps every prompt's, and a neutral one counts in the average", () => {
       expect(
         computeOutcomeSignals(
           read({
@@ -205,7 +208,7 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
         ).avg_sentiment,
       ).toBe(0.75);
     });
-    it("differs (seed 003 replaces it): main's SessionEnd calls errors without edits a failure scored 0.3; the seed's outcome is partial, 0.645", () => {
+    it("differs (the credit-assignment spec replaces it): main's SessionEnd calls errors without edits a failure scored 0.3; the seed's outcome is partial, 0.645", () => {
       const outcome = inferEnrichedOutcome(
         read({
           sessionId: "s",
@@ -215,7 +218,7 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
       expect(outcome.status).toBe("partial");
       expect(outcome.score).toBeCloseTo(0.645, 12);
     });
-    it("differs (seed 003 wins): the branch also counts succeeded: false as an error; the seed reads only the output", () => {
+    it("differs (the credit-assignment spec wins): the branch also counts succeeded: false as an error; the seed reads only the output", () => {
       expect(
         computeOutcomeSignals(
           read({
@@ -225,7 +228,7 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
         ).error_count,
       ).toBe(0);
     });
-    it("differs (seed 003 wins): each error costs 0.2 of no_errors, not the branch's 0.15, and success starts at 0.65, not 0.6", () => {
+    it("differs (the credit-assignment spec wins): each error costs 0.2 of no_errors, not the branch's 0.15, and success starts at 0.65, not 0.6", () => {
       // 0.25 x 1 + 0.35 x 0.5 + 0.2 x 0.3 + 0.2 x (1 - 2 x 0.2) = 0.605: partial by the seed (the branch: 0.625, success).
       const outcome = inferEnrichedOutcome(
         read({
@@ -295,7 +298,7 @@ describe("evolver-harness's hooks.test.ts (e05598b), restated", () => {
         ["principle-2", 0.3],
       ]);
     });
-    it("differs (seed 003 wins): the reasoning says tool_success= and user_sentiment= (the branch: tools= and sentiment=)", () => {
+    it("differs (the credit-assignment spec wins): the reasoning says tool_success= and user_sentiment= (the branch: tools= and sentiment=)", () => {
       const [credit] = calculatePrincipleCredits(
         state([{ tool: "Edit", succeeded: true }]),
         outcomeOf(0.5, [fb(1, "explicit_positive", 0.9, 0)]),
@@ -456,7 +459,7 @@ describe("evolver-harness session files of each version, credited", () => {
     ]);
   });
 
-  it("the seed 003 branch's file (11ad3e8): succeeded, active_principles, prompt_index and userFeedback read as the seed does", () => {
+  it("the credit-assignment spec branch's file (11ad3e8): succeeded, active_principles, prompt_index and userFeedback read as the seed does", () => {
     const outcome = assignCredit(
       read({
         sessionId: "e5f6",
@@ -507,7 +510,7 @@ describe("evolver-harness session files of each version, credited", () => {
     ]);
   });
 
-  it("a call without succeeded, or with null, counts as a success (seed 003: tc.succeeded !== false)", () => {
+  it("a call without succeeded, or with null, counts as a success (the credit-assignment spec: tc.succeeded !== false)", () => {
     const outcome = assignCredit(
       read({
         sessionId: "s",
@@ -594,7 +597,7 @@ describe("evolver-harness session files of each version, credited", () => {
     it.each([
       [
         { sessionId: "s", toolCalls: [{ tool: "Read", succeeded: "false" }] },
-        "toolCalls.0.succeeded: must be true or false; leave it out (or null) to count the call as a success, as seed 003 does",
+        "toolCalls.0.succeeded: must be true or false; leave it out (or null) to count the call as a success, as the credit-assignment spec does",
       ],
       [
         { sessionId: "s", toolCalls: [{ tool: "Read", succeeded: 0 }] },

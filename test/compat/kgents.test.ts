@@ -1,5 +1,5 @@
 /**
- * Charter against kgents (kgang/kgents), seed 000: the constitutional reward of a chat turn.
+ * Charter against kgents (kgang/kgents), the turn-score spec: the constitutional reward of a chat turn.
  *
  * The first part restates kgents' own reward tests (impl/claude/services/chat/_tests/
  * test_reward.py: 27 tests in four classes) as Charter cases, with inputs and expected

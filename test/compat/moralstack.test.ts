@@ -22,7 +22,7 @@ import {
 import { loadConstitution } from "@/lib/files/constitution";
 
 /**
- * moralstack (fdidonato/moralstack, seed 001) against Charter: each behaviour of its
+ * moralstack (fdidonato/moralstack, the constitution-store spec) against Charter: each behaviour of its
  * constitution loader and store that docs/compat-drafts/moralstack.md lists, restated
  * with inputs and expected outputs of our own. The fixture under
  * fixtures/moralstack-shape is a constitution written in moralstack's shape (core.yaml
