@@ -1,6 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { formatUnit, formatWeighted } from "../lib/format";
-import { ETHICAL_SCORES, joyScore, round } from "../lib/reward";
+import { joyScore, round } from "../lib/reward";
+
+/** docs/spec/turn-score.md § ETHICAL: mutations not acknowledged score 0.5. */
+const ETHICAL_UNACKNOWLEDGED = 0.5;
 import { adminPage, createIngestKey, snap } from "./state";
 
 // One story on one server: an agent reports a turn through the API with a key made
@@ -124,7 +127,7 @@ test("the scored turn appears on /turns without a reload", async ({
   expect(
     await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
   ).toBe(true);
-  await expect(row).toContainText(`ethical ${ETHICAL_SCORES.unacknowledged}`);
+  await expect(row).toContainText(`ethical ${ETHICAL_UNACKNOWLEDGED}`);
   await expect(row).not.toContainText("overridden");
   await snap(page, testInfo, "turns");
 
@@ -141,10 +144,10 @@ test("the turn page shows the chart, the scores, the reasoning, the response and
   const page = await adminPage(browser);
   await page.goto(turnUrl);
   await expect(page.getByTestId("score-chart").locator("svg.recharts-surface")).toBeVisible();
-  await expect(cell(page, "ethical", ENGINE)).toHaveText(formatUnit(ETHICAL_SCORES.unacknowledged));
+  await expect(cell(page, "ethical", ENGINE)).toHaveText(formatUnit(ETHICAL_UNACKNOWLEDGED));
   await expect(cell(page, "joy_inducing", ENGINE)).toHaveText(formatUnit(joyScore(RESPONSE)));
   await expect(page.getByTestId("reasoning")).toContainText(
-    `ethical ${ETHICAL_SCORES.unacknowledged}: files were changed but the failed tools were not acknowledged`,
+    `ethical ${ETHICAL_UNACKNOWLEDGED}: files were changed but the failed tools were not acknowledged`,
   );
   await expect(page.getByTestId("turn-prompt")).toHaveText(
     "Fix the failing parser test and update the changelog.",

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { weightSets } from "@/lib/db/weights";
-import { ETHICAL_SCORES } from "@/lib/reward";
 import { agentEventSchema, type AgentEventInput } from "@/lib/schemas/events";
 import { setupTestDatabase, unique } from "@/test/db";
 import { ensureConstitution } from "./constitution";
@@ -66,7 +65,8 @@ describe("ingesting agent events", () => {
       hasMutations: true,
     });
     expect(turn.injectedPrinciples.length).toBeGreaterThan(0);
-    expect(turn.score?.ethical).toBe(ETHICAL_SCORES.unacknowledged);
+    // docs/spec/turn-score.md § ETHICAL: mutations not acknowledged score 0.5.
+    expect(turn.score?.ethical).toBe(0.5);
     expect(turn.score?.reasoning).toMatch(/ethical 0\.5/);
     const tools = await db().toolCall.findMany({
       where: { sessionId: s.id },
