@@ -4,12 +4,7 @@ import {
   type ConstitutionStoreConfig,
   type ConstitutionStoreConfigInput,
 } from "./config";
-import {
-  fuseDomains,
-  fusePrinciples,
-  type SemanticCalibration,
-  type SemanticSimilarities,
-} from "./hybrid";
+import type { SemanticSimilarities } from "./hybrid";
 import { LexicalIndex, type DomainHit } from "./lexical";
 import { failureReason, type LlmPort } from "./llm-port";
 import { llmPrefilter, runDomainAgents } from "./llm-stages";
@@ -24,7 +19,8 @@ import type {
   SemanticPort,
 } from "./retrieval-types";
 import type { Constitution } from "./schema";
-import { choose, principleLine, scoreCandidates, type Candidate } from "./selection";
+import type { Candidate } from "./selection";
+import { pickLexically, rankDomains, toRetrieved } from "./lexical-stage";
 
 export type {
   DebugInfo,
@@ -145,7 +141,7 @@ export class ConstitutionStore {
       }
     }
     const path = this.usesLlm ? "llm" : sims ? "hybrid" : "lexical";
-    const { candidates, lexicalDomains } = this.lexicalDomains(prompt, sims);
+    const { candidates, lexicalDomains } = rankDomains(this.index, this.config, prompt, sims);
 
     let cacheStatus: DebugInfo["prefilter_cache_status"] = "disabled";
     let domains: DetectedDomain[];
@@ -184,8 +180,8 @@ export class ConstitutionStore {
       const inForce = resolved.principles;
       const picked = this.usesLlm
         ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls)
-        : this.lexicalPick(prompt, inForce, domains, sims);
-      ({ principles, dropped } = this.finish(picked, options.topK));
+        : pickLexically(this.index, this.config, prompt, inForce, domains, sims);
+      ({ principles, dropped } = toRetrieved(this.config, picked, options.topK));
     }
     const finished = this.now();
 
@@ -228,7 +224,7 @@ export class ConstitutionStore {
     options: { topK?: number; semantic?: SemanticSimilarities } = {},
   ): { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; dropped: string[] } {
     const domains = this.config.use_domain_prefilter
-      ? this.lexicalDomains(prompt, options.semantic).lexicalDomains.map((d) => ({
+      ? rankDomains(this.index, this.config, prompt, options.semantic).lexicalDomains.map((d) => ({
           domain: d.domain,
           confidence: d.confidence,
           source: "lexical" as const,
@@ -237,7 +233,11 @@ export class ConstitutionStore {
     const inForce = this.inForce(domains, false).principles;
     return {
       domains,
-      ...this.finish(this.lexicalPick(prompt, inForce, domains, options.semantic), options.topK),
+      ...toRetrieved(
+        this.config,
+        pickLexically(this.index, this.config, prompt, inForce, domains, options.semantic),
+        options.topK,
+      ),
     };
   }
 
@@ -274,61 +274,6 @@ export class ConstitutionStore {
     return { principles: hit.principles, warnings: [...hit.warnings] };
   }
 
-  private get calibration(): SemanticCalibration {
-    return {
-      floor: this.config.semantic_floor,
-      ceiling: this.config.semantic_ceiling,
-      weight: this.config.semantic_weight,
-    };
-  }
-
-  /**
-   * All ranked domains (the LLM prefilter's candidates) and those that pass the absolute
-   * floor and the cutoff relative to the best one; with `sims`, the semantic step's evidence is folded in.
-   */
-  private lexicalDomains(
-    prompt: string,
-    sims?: SemanticSimilarities,
-  ): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
-    const lexical = this.index.detectDomains(prompt, {
-      max: sims ? Number.MAX_SAFE_INTEGER : this.config.prefilter_candidates,
-      minConfidence: 0,
-    });
-    const candidates = sims
-      ? fuseDomains(lexical, sims, this.calibration).slice(0, this.config.prefilter_candidates)
-      : lexical;
-    const floor = (candidates[0]?.confidence ?? 0) * this.config.lexical_relative_cutoff;
-    const lexicalDomains = candidates
-      .filter((d) => d.confidence >= this.config.lexical_min_confidence && d.confidence >= floor)
-      .slice(0, this.config.max_prefilter_domains);
-    return { candidates, lexicalDomains };
-  }
-
-  /** The chosen candidates (top k, then the context budget) as retrieved principles, in precedence order. */
-  private finish(
-    picked: Candidate[],
-    topK = this.config.top_k,
-  ): { principles: RetrievedPrinciple[]; dropped: string[] } {
-    const { chosen, dropped_for_budget } = choose(picked, {
-      topK,
-      budgetChars: this.config.context_budget_chars,
-    });
-    const principles = chosen.map(({ principle: p, relevance, why }) => ({
-      id: p.id,
-      title: p.title,
-      rule: p.rule,
-      level: p.level,
-      priority: p.priority,
-      domain: p.domain,
-      overlay: p.overlay,
-      confidence: relevance,
-      source: why.via === "llm" ? ("llm" as const) : ("lexical" as const),
-      why,
-      chars: principleLine(p).length,
-    }));
-    return { principles, dropped: dropped_for_budget };
-  }
-
   private async prefilter(
     prompt: string,
     candidates: DomainHit[],
@@ -363,26 +308,6 @@ export class ConstitutionStore {
     );
   }
 
-  private lexicalPick(
-    prompt: string,
-    inForce: readonly ResolvedPrinciple[],
-    domains: DetectedDomain[],
-    sims?: SemanticSimilarities,
-  ): Candidate[] {
-    const rules = {
-      principle_min_relevance: this.config.principle_min_relevance,
-      domain_carry: this.config.domain_carry,
-    };
-    const lexical = this.index.principleScores(prompt);
-    const own = sims ? fusePrinciples(lexical, sims, this.calibration) : lexical;
-    return scoreCandidates(
-      inForce,
-      own,
-      new Map(domains.map((d) => [d.domain, d.confidence])),
-      rules,
-    );
-  }
-
   /** One agent for the core principles and one per detected domain (llm-stages.ts); a failed agent falls back to the lexical ranking. */
   private runAgents(
     prompt: string,
@@ -397,7 +322,7 @@ export class ConstitutionStore {
       inForce,
       domains,
       calls,
-      (principles) => this.lexicalPick(prompt, principles, domains),
+      (principles) => pickLexically(this.index, this.config, prompt, principles, domains),
     );
   }
 }
