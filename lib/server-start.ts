@@ -1,4 +1,5 @@
 import { firstAdminLink } from "@/lib/auth/bootstrap";
+import { WARM_UP_API_KEY } from "@/lib/auth/caller";
 import { installClientIpStamp } from "@/lib/auth/client-ip";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -40,7 +41,7 @@ async function warmRoutes(selfUrl: string | undefined): Promise<void> {
     try {
       await fetch(`${selfUrl}/api/v1/events`, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-api-key": "chk_warm_up_is_refused" },
+        headers: { "content-type": "application/json", "x-api-key": WARM_UP_API_KEY },
         body,
         signal: AbortSignal.timeout(10_000),
       });

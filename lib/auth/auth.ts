@@ -93,18 +93,20 @@ async function auditSignIn(session: { userId: string; ipAddress?: string | null 
 /** An error Better Auth logged and then swallowed, with the line it logged it under. */
 export type SwallowedError = { message: string; error: unknown };
 
-const swallowed = new AsyncLocalStorage<SwallowedError[]>();
+const swallowed = new AsyncLocalStorage<{ errors: SwallowedError[]; quiet: boolean }>();
 
 /**
  * Runs a Better Auth call and returns what it logged at error level meanwhile.
  * `verifyApiKey` answers `{valid: false}` for any failure, a database that could not
- * be asked included; what it logged tells a refused key from an unchecked one.
+ * be asked included; what it logged tells a refused key from an unchecked one. `quiet`
+ * keeps a refusal out of the log (the server's own warm-up request, refused by design).
  */
 export async function withSwallowedErrors<T>(
   call: () => Promise<T>,
+  options: { quiet?: boolean } = {},
 ): Promise<{ result: T; errors: SwallowedError[] }> {
   const errors: SwallowedError[] = [];
-  const result = await swallowed.run(errors, call);
+  const result = await swallowed.run({ errors, quiet: options.quiet ?? false }, call);
   return { result, errors };
 }
 
@@ -118,7 +120,8 @@ function authLog(
   ...args: unknown[]
 ): void {
   const first = args[0];
-  if (level === "error") swallowed.getStore()?.push({ message, error: first });
+  const store = swallowed.getStore();
+  if (level === "error") store?.errors.push({ message, error: first });
   // The caller turns these into a 503 and the route wrapper logs them, once in a while.
   if (isDatabaseUnavailable(first)) return;
   const reason = first instanceof Error ? first.message : undefined;
@@ -126,7 +129,7 @@ function authLog(
     log.error(`auth: ${message}`, first);
     return;
   }
-  if (level === "error" || level === "warn")
+  if ((level === "error" || level === "warn") && !store?.quiet)
     log.warn(`auth: ${message}${reason ? ` (${reason})` : ""}`);
 }
 

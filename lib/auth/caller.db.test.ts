@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiKeys } from "@/lib/db/api-keys";
 import { db } from "@/lib/db/client";
 import { users } from "@/lib/db/users";
 import { BadRequestError } from "@/lib/errors";
 import { resetEnv } from "@/lib/env";
 import { setupTestDatabase, unique } from "@/test/db";
-import { allows, resolveCaller } from "./caller";
+import { allows, resolveCaller, WARM_UP_API_KEY } from "./caller";
 import {
   API_KEY_NAME_MAX_LENGTH,
   API_KEY_SCOPE_MIN_ROLE,
@@ -108,6 +108,23 @@ describe("an API key and its owner", () => {
         { id: owner.id, label: owner.email },
       );
       expect(await resolve(key)).toMatchObject({ name: "n".repeat(length) });
+    }
+  });
+});
+
+describe("a refused key in the log", () => {
+  it("is one warning line, except the server's own warm-up key, refused without a line", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      expect(await resolve("chk_not_a_key_anyone_has")).toBeNull();
+      expect(warn.mock.calls.map(([line]) => String(line))).toEqual([
+        expect.stringMatching(/warning: auth: Failed to validate API key/),
+      ]);
+      warn.mockClear();
+      expect(await resolve(WARM_UP_API_KEY)).toBeNull();
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
     }
   });
 });

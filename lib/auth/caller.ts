@@ -34,6 +34,12 @@ export function apiKeyFrom(headers: Headers): string | null {
  * is refused. A credential that could not be checked is never refused: a database
  * that could not be asked throws ServiceUnavailableError (503), anything else throws.
  */
+/**
+ * The key the server's own warm-up request carries (lib/server-start.ts): checked and
+ * refused like any other, so the key check is ready, but its refusal is not logged.
+ */
+export const WARM_UP_API_KEY = "chk_warm_up_is_refused";
+
 export async function resolveCaller(headers: Headers): Promise<Caller | null> {
   const key = apiKeyFrom(headers);
   if (key) return resolveApiKey(key);
@@ -58,8 +64,9 @@ export async function resolveCaller(headers: Headers): Promise<Caller | null> {
 }
 
 async function resolveApiKey(key: string): Promise<Caller | null> {
-  const { result, errors } = await withSwallowedErrors(() =>
-    auth().api.verifyApiKey({ body: { key } }),
+  const { result, errors } = await withSwallowedErrors(
+    () => auth().api.verifyApiKey({ body: { key } }),
+    { quiet: key === WARM_UP_API_KEY },
   );
   if (!result.valid || !result.key) {
     // The plugin answers `valid: false` for every failure; only an APIError is a refusal.
