@@ -97,7 +97,7 @@ export function WeightsForm({
             for (const p of PRINCIPLES) form.setValue(`weights.${p}`, DEFAULT_WEIGHTS[p]);
           }}
         >
-          Reset to seed defaults
+          Reset to the defaults
         </Button>
       </div>
       {formFailure ? <ErrorText>{formFailure.message}</ErrorText> : null}
