@@ -4,9 +4,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MigrateResult } from "@/lib/db/migrate";
-import { embeddedLockPath } from "@/lib/db/migrate-driver";
 import { databaseTarget, env, EnvError, resetEnv, type DatabaseTarget, type Env } from "@/lib/env";
-import { lockHolder } from "@/lib/lock.mjs";
+import { dataDirLockPath, lockHolder } from "@/lib/lock.mjs";
 import { CliError } from "./errors";
 
 /** The repository root (where package.json, prisma.config.ts and .next live). */
@@ -94,7 +93,7 @@ function pidAlive(pid: number): boolean {
 export function assertEmbeddedFree(e: Env): void {
   const target = databaseTarget(e);
   if (target.kind !== "embedded") return;
-  const pid = lockHolder(embeddedLockPath(target.dir));
+  const pid = lockHolder(dataDirLockPath(target.dir));
   if (pid !== null && pid !== process.pid) {
     throw new CliError(
       `A Charter server (pid ${pid}) has the embedded database open: stop it first, or use DATABASE_URL with PostgreSQL.`,

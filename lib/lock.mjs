@@ -139,12 +139,14 @@ function attempt(file, staleMs) {
 }
 
 /**
- * Takes the lock `file`, trying until `options.deadline`; undefined when it stayed taken.
+ * The attempts at `file` until `options.deadline`: yields how long to wait before the
+ * next one, and returns the lock, or undefined when it stayed taken. The waiting is the
+ * caller's (asynchronous or not); the holder is announced once, at the first wait.
  * @param {string} file
- * @param {LockOptions} [options]
- * @returns {Promise<Lock | undefined>}
+ * @param {LockOptions} options
+ * @returns {Generator<number, Lock | undefined, void>}
  */
-export async function acquireLock(file, options = {}) {
+function* attempts(file, options) {
   let announced = false;
   for (;;) {
     const result = attempt(file, options.staleMs);
@@ -153,7 +155,21 @@ export async function acquireLock(file, options = {}) {
     if (left <= 0) return undefined;
     if (!announced) options.onWait?.(result);
     announced = true;
-    await sleep(Math.min(POLL_MS, left));
+    yield Math.min(POLL_MS, left);
+  }
+}
+
+/**
+ * Takes the lock `file`, trying until `options.deadline`; undefined when it stayed taken.
+ * @param {string} file
+ * @param {LockOptions} [options]
+ * @returns {Promise<Lock | undefined>}
+ */
+export async function acquireLock(file, options = {}) {
+  const tries = attempts(file, options);
+  for (let next = tries.next(); ; next = tries.next()) {
+    if (next.done) return next.value;
+    await sleep(next.value);
   }
 }
 
@@ -166,16 +182,21 @@ export async function acquireLock(file, options = {}) {
  */
 export function acquireLockSync(file, options = {}) {
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  let announced = false;
-  for (;;) {
-    const result = attempt(file, options.staleMs);
-    if (typeof result !== "number") return result;
-    const left = (options.deadline ?? 0) - Date.now();
-    if (left <= 0) return undefined;
-    if (!announced) options.onWait?.(result);
-    announced = true;
-    Atomics.wait(pause, 0, 0, Math.min(POLL_MS, left));
+  const tries = attempts(file, options);
+  for (let next = tries.next(); ; next = tries.next()) {
+    if (next.done) return next.value;
+    Atomics.wait(pause, 0, 0, next.value);
   }
+}
+
+/**
+ * The lock file of a data directory one process at a time may open (PGlite's): `<dir>.lock`,
+ * the same for the CLI, the Next server, the migration runner and the schema-engine stand-in.
+ * @param {string} dir
+ * @returns {string}
+ */
+export function dataDirLockPath(dir) {
+  return `${dir}.lock`;
 }
 
 /** A held lock; released by release() or when the process exits. */

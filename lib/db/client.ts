@@ -2,7 +2,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { databaseTarget, type DatabaseTarget } from "@/lib/env";
-import { acquireLockSync, lockHolder } from "@/lib/lock.mjs";
+import { acquireLockSync, dataDirLockPath, lockHolder } from "@/lib/lock.mjs";
+import { DatabaseBusyError } from "./migrate-driver";
 import { PrismaClient } from "./generated/prisma/client";
 
 export type { DatabaseTarget };
@@ -40,12 +41,9 @@ export function createPrisma(target: DatabaseTarget): Cached {
   }
   // One process at a time per data directory: the same `<dir>.lock` (lib/lock.mjs) as the
   // migration runner and the schema-engine stand-in, held until close() or exit.
-  const lockFile = `${target.dir}.lock`;
+  const lockFile = dataDirLockPath(target.dir);
   const lock = acquireLockSync(lockFile, { deadline: Date.now() + CONNECT_TIMEOUT_MS });
-  if (!lock)
-    throw new Error(
-      `The embedded database ${target.dir} is in use by process ${lockHolder(lockFile) ?? "?"} (lock file ${lockFile}).`,
-    );
+  if (!lock) throw new DatabaseBusyError(target.dir, lockHolder(lockFile));
   const pglite = new PGlite(target.dir);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { DatabaseTarget } from "@/lib/env";
-import { acquireLock, lockHolder } from "@/lib/lock.mjs";
+import { acquireLock, dataDirLockPath, lockHolder } from "@/lib/lock.mjs";
 
 /** The advisory lock Prisma's schema engine takes on PostgreSQL while it migrates. */
 export const PRISMA_ADVISORY_LOCK = 72707369;
@@ -17,11 +17,6 @@ export type MigrationSession = {
   close(): Promise<void>;
 };
 
-/** `<dir>.lock`: the lock file of an embedded PGlite data directory (the stand-in uses the same). */
-export function embeddedLockPath(dir: string): string {
-  return `${dir}.lock`;
-}
-
 /** Thrown when another process keeps the embedded database open past the wait. */
 export class DatabaseBusyError extends Error {
   constructor(
@@ -29,7 +24,7 @@ export class DatabaseBusyError extends Error {
     readonly holder: number | null,
   ) {
     super(
-      `The embedded database ${dir} is in use by process ${holder ?? "?"} (lock file ${embeddedLockPath(dir)}): stop it, or use DATABASE_URL with PostgreSQL.`,
+      `The embedded database ${dir} is in use by process ${holder ?? "?"} (lock file ${dataDirLockPath(dir)}): stop it, or use DATABASE_URL with PostgreSQL.`,
     );
   }
 }
@@ -71,7 +66,7 @@ async function openPostgres(url: string): Promise<MigrationSession> {
 
 async function openEmbedded(dir: string, lockWaitMs: number): Promise<MigrationSession> {
   mkdirSync(path.dirname(dir), { recursive: true });
-  const file = embeddedLockPath(dir);
+  const file = dataDirLockPath(dir);
   const lock = await acquireLock(file, { deadline: Date.now() + lockWaitMs });
   if (!lock) throw new DatabaseBusyError(dir, lockHolder(file));
   const { PGlite } = await import("@electric-sql/pglite");

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { acquireLock } from "@/lib/lock.mjs";
+import { acquireLock, dataDirLockPath } from "@/lib/lock.mjs";
 import { createPrisma } from "./client";
 import { migrateDatabase } from "./migrate";
-import { DatabaseBusyError, embeddedLockPath } from "./migrate-driver";
+import { DatabaseBusyError } from "./migrate-driver";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const MIGRATIONS_DIR = path.join(ROOT, "prisma/migrations");
@@ -16,7 +16,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("the embedded database's lock file (<dir>.lock)", () => {
   it("held by the app, keeps out the runner, the app's client and the schema-engine stand-in", async () => {
-    const lock = await acquireLock(embeddedLockPath(dir));
+    const lock = await acquireLock(dataDirLockPath(dir));
     try {
       const busy = await migrateDatabase(
         { kind: "embedded", dir },

@@ -15,14 +15,9 @@ import path from "node:path";
 
 import { PGlite } from "@electric-sql/pglite";
 
-import { acquireLock, lockHolder } from "../../lib/lock.mjs";
+import { acquireLock, dataDirLockPath, lockHolder } from "../../lib/lock.mjs";
 
 const LOCK_WAIT_MS = Number(process.env.CHARTER_PGLITE_LOCK_TIMEOUT_MS ?? 15_000);
-
-/** @param {string} dir */
-export function lockPath(dir) {
-  return `${dir}.lock`;
-}
 
 /**
  * Takes `<dir>.lock`, waiting for a live holder; returns a release function.
@@ -31,7 +26,7 @@ export function lockPath(dir) {
  * @returns {Promise<() => void>}
  */
 export async function lockDataDir(dir, log) {
-  const file = lockPath(dir);
+  const file = dataDirLockPath(dir);
   if (lockHolder(file) === process.pid) {
     throw new Error(`The PGlite data directory ${dir} is already open in this process`);
   }
