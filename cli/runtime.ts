@@ -1,9 +1,14 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MigrateResult } from "@/lib/db/migrate";
+import {
+  APPLIED_MIGRATIONS_SQL,
+  migrationNames,
+  pendingMigrations,
+} from "@/lib/db/migration-state";
 import { databaseTarget, env, EnvError, resetEnv, type DatabaseTarget, type Env } from "@/lib/env";
 import { dataDirLockPath, lockHolder } from "@/lib/lock.mjs";
 import { CliError } from "./errors";
@@ -203,22 +208,17 @@ export async function migrate(): Promise<MigrateResult> {
 
 /** The migrations in prisma/migrations, by directory name. */
 export function localMigrations(): string[] {
-  return readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name);
+  return migrationNames(MIGRATIONS_DIR);
 }
 
 /** True when a migration in prisma/migrations has not been applied (or the database is new). */
 async function hasPendingMigrations(
   db: () => { $queryRawUnsafe<T>(sql: string): Promise<T> },
 ): Promise<boolean> {
-  const local = localMigrations();
   try {
-    const rows = await db().$queryRawUnsafe<{ migration_name: string }[]>(
-      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-    );
-    const applied = new Set(rows.map((r) => r.migration_name));
-    return local.some((name) => !applied.has(name));
+    const rows = await db().$queryRawUnsafe<{ migration_name: string }[]>(APPLIED_MIGRATIONS_SQL);
+    const applied = rows.map((r) => r.migration_name);
+    return pendingMigrations(localMigrations(), applied).length > 0;
   } catch {
     return true;
   }

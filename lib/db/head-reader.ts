@@ -1,5 +1,6 @@
 import type { ConstitutionFile } from "@/lib/constitution";
 import { parsedSnapshots, type ParsedVersion } from "@/lib/files/parsed-snapshots";
+import { APPLIED_MIGRATIONS_SQL, pendingMigrations } from "./migration-state";
 import { parseStoredVersion } from "./version-parse";
 
 /**
@@ -36,15 +37,15 @@ export async function readCurrentVersion(
       id: number | null;
       digest: string | null;
     }>(
-      `SELECT (SELECT array_agg(migration_name) FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL) AS applied,
+      `SELECT (SELECT array_agg(migration_name) FROM (${APPLIED_MIGRATIONS_SQL}) done) AS applied,
               v.id, encode(sha256(convert_to(v.files::text, 'UTF8')), 'hex') AS digest
          FROM (SELECT 1) one
          LEFT JOIN constitution_head h ON h.id = 1
          LEFT JOIN constitution_version v ON v.id = h.version_id`,
     );
     const row = rows[0];
-    const applied = new Set(row?.applied ?? []);
-    if (!row?.id || !row.digest || required.some((name) => !applied.has(name))) return null;
+    if (!row?.id || !row.digest || pendingMigrations(required, row.applied ?? []).length > 0)
+      return null;
     const key = `row-${row.digest}`;
     const kept = parsedSnapshots.read(key);
     if (kept) return { id: row.id, parsed: kept };

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { DatabaseTarget } from "@/lib/env";
 import { openMigrationSession, type MigrationSession } from "./migrate-driver";
+import { migrationNames } from "./migration-state";
 
 /**
  * Prisma's migrations table, column for column as its schema engine creates it, so that
@@ -38,14 +39,10 @@ export type LocalMigration = { name: string; script: Buffer; checksum: string };
 
 /** The migrations in `dir` (one directory each, holding migration.sql), in name order. */
 export function readMigrations(dir: string): LocalMigration[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort()
-    .map((name) => {
-      const script = readFileSync(path.join(dir, name, "migration.sql"));
-      return { name, script, checksum: createHash("sha256").update(script).digest("hex") };
-    });
+  return migrationNames(dir).map((name) => {
+    const script = readFileSync(path.join(dir, name, "migration.sql"));
+    return { name, script, checksum: createHash("sha256").update(script).digest("hex") };
+  });
 }
 
 type Recorded = {
