@@ -2,33 +2,23 @@
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/primitives";
 import { formatCount } from "@/lib/format";
-
-/** What `GET /api/v1/recompute` answers: the newest recompute job. */
-export type RecomputeJob = {
-  id: number;
-  weightSetId: number | null;
-  status: string;
-  total: number;
-  done: number;
-  error: string | null;
-  finishedAt: string | null;
-};
+import type { RecomputeJobProgress } from "@/lib/schemas/weight-rows";
 
 export const RECOMPUTE_QUERY_KEY = ["recompute"] as const;
 const POLL_MS = 1_000;
 const RUNNING = new Set(["queued", "running"]);
 
-async function fetchJob(): Promise<RecomputeJob | null> {
+async function fetchJob(): Promise<RecomputeJobProgress | null> {
   const res = await fetch("/api/v1/recompute", {
     headers: { accept: "application/json" },
     cache: "no-store",
   });
   if (!res.ok) throw new Error(`The server answered ${res.status}.`);
-  return (await res.json()) as RecomputeJob | null;
+  return (await res.json()) as RecomputeJobProgress | null;
 }
 
 /** True once the job we wait for (or a newer one) is no longer queued or running. */
-function settled(job: RecomputeJob | null | undefined, waitFor: number): boolean {
+function settled(job: RecomputeJobProgress | null | undefined, waitFor: number): boolean {
   return !!job && job.id >= waitFor && !RUNNING.has(job.status);
 }
 
@@ -46,7 +36,7 @@ export function RecomputeProgress({
   initial,
 }: {
   jobId: number;
-  initial: RecomputeJob | null;
+  initial: RecomputeJobProgress | null;
 }) {
   const query = useQuery({
     queryKey: RECOMPUTE_QUERY_KEY,

@@ -13,7 +13,8 @@ import {
   type Principle,
 } from "@/lib/reward";
 import { saveWeightsSchema } from "@/lib/schemas/turns";
-import { RECOMPUTE_QUERY_KEY, RecomputeProgress, type RecomputeJob } from "./recompute-progress";
+import type { RecomputeJobProgress } from "@/lib/schemas/weight-rows";
+import { RECOMPUTE_QUERY_KEY, RecomputeProgress } from "./recompute-progress";
 
 /** A new weight set, one weight per principle; saving queues a recompute of every stored total, shown as it runs. */
 export function WeightsForm({
@@ -21,7 +22,7 @@ export function WeightsForm({
   latestJob,
 }: {
   current: Record<string, number>;
-  latestJob: RecomputeJob | null;
+  latestJob: RecomputeJobProgress | null;
 }) {
   const queryClient = useQueryClient();
   const {

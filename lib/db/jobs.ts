@@ -1,3 +1,4 @@
+import type { RecomputeJobProgress } from "@/lib/schemas/weight-rows";
 import { jobStatusSchema, type JobKind, type JobStatus } from "@/lib/schemas/statuses";
 import { db } from "./client";
 import { parseColumn } from "./json-column";
@@ -117,19 +118,24 @@ export const jobs = {
   },
 
   /** The newest recompute job, for the Weights page's progress bar. */
-  async latestRecompute() {
+  async latestRecompute(): Promise<RecomputeJobProgress | null> {
     const row = await db().recomputeJob.findFirst({
       where: { kind: "recompute" },
       orderBy: { id: "desc" },
     });
     return row
       ? {
-          ...row,
+          id: row.id,
+          weightSetId: row.weightSetId,
           status: parseColumn(jobStatusSchema, row.status, {
             table: "recompute_job",
             id: row.id,
             field: "status",
           }),
+          total: row.total,
+          done: row.done,
+          error: row.error,
+          finishedAt: row.finishedAt?.toISOString() ?? null,
         }
       : null;
   },

@@ -12,18 +12,7 @@ export const metadata: Metadata = { title: "Weights" };
 export default async function WeightsPage() {
   await requirePage("admin");
   const current = await weightSets.current();
-  const [history, job] = await Promise.all([weightSets.history(), jobs.latestRecompute()]);
-  const latestJob = job
-    ? {
-        id: job.id,
-        weightSetId: job.weightSetId,
-        status: job.status,
-        total: job.total,
-        done: job.done,
-        error: job.error,
-        finishedAt: job.finishedAt?.toISOString() ?? null,
-      }
-    : null;
+  const [history, latestJob] = await Promise.all([weightSets.history(), jobs.latestRecompute()]);
   return (
     <>
       <PageHeader
