@@ -1,20 +1,12 @@
 import { Time } from "@/components/ui/time";
 import { formatCount, formatUnit } from "@/lib/format";
+import type { SessionRow } from "@/lib/schemas/session-rows";
 import { OutcomeBadge } from "./outcome-badge";
 import { agentOf, clipLine, projectOf, sessionOrigin } from "./session-facts";
 import { ProjectName, SessionSource } from "./session-source";
 
 type Props = {
-  session: {
-    id: string;
-    source: string;
-    cwd: string | null;
-    transcriptPath: string | null;
-    startedAt: Date;
-    lastEventAt: Date;
-    endedAt: Date | null;
-    endReason: string | null;
-  };
+  session: SessionRow;
   firstPrompt: string | null;
   turns: number;
   toolCalls: number;

@@ -35,6 +35,14 @@ function PrincipleList({
   );
 }
 
+/** A prompt's principles: those injected, or (not delivered) those that would have been. */
+type InjectedProps = {
+  ids: string[];
+  retrieved?: string[];
+  delivery?: ContextDelivery;
+  titles: Map<string, string>;
+};
+
 /**
  * The constitution principles injected into the agent's context for the prompt, or,
  * when the context never reached the agent, what would have been injected: shown
@@ -45,12 +53,7 @@ export function InjectedPrinciples({
   retrieved = [],
   delivery = "delivered",
   titles,
-}: {
-  ids: string[];
-  retrieved?: string[];
-  delivery?: ContextDelivery;
-  titles: Map<string, string>;
-}) {
+}: InjectedProps) {
   const note = UNDELIVERED[delivery];
   if (note) {
     return (
@@ -78,12 +81,7 @@ export function InjectedChips({
   retrieved = [],
   delivery = "delivered",
   titles,
-}: {
-  ids: string[];
-  retrieved?: string[];
-  delivery?: ContextDelivery;
-  titles: Map<string, string>;
-}) {
+}: InjectedProps) {
   if (UNDELIVERED[delivery]) {
     return (
       <span className="flex flex-wrap items-center gap-2" title={UNDELIVERED[delivery]}>
