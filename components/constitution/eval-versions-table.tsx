@@ -1,18 +1,8 @@
 import Link from "next/link";
 import { Badge, cx, Table, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
-import type { EvalRun } from "@/lib/schemas/constitution-rows";
+import type { EvalHistoryEntry, EvalRun } from "@/lib/schemas/constitution-rows";
 import { formatValue, METRIC_LABELS, METRIC_NAMES } from "./eval-metrics";
-
-/** One version with its eval run, as `evalHistory` gives it. */
-export type EvalHistoryEntry = {
-  versionId: number;
-  createdAt: Date;
-  message: string;
-  authorLabel: string;
-  current: boolean;
-  run: EvalRun;
-};
 
 const SHORT: Record<(typeof METRIC_NAMES)[number], string> = {
   domain_recall_at_1: "recall@1",

@@ -1,5 +1,5 @@
 import { LineCounter, parseDocument } from "yaml";
-import type { Principle } from "@/lib/constitution/schema";
+import { principleInputSchema, type Principle } from "@/lib/constitution/schema";
 
 /**
  * A principle in a form: every field as the text the person typed, so a bad value
@@ -43,20 +43,8 @@ export const emptyPrinciple = (): PrincipleDraft => ({
   domain: "",
 });
 
-const PRINCIPLE_FIELDS = new Set([
-  "id",
-  "level",
-  "priority",
-  "title",
-  "rule",
-  "examples_allow",
-  "examples_deny",
-  "remediation",
-  "domain",
-  "keywords",
-  "keywords_block",
-  "keywords_style",
-]);
+/** The fields a principle may have: the engine's schema's, so the form never drifts from it. */
+const PRINCIPLE_FIELDS = new Set(Object.keys(principleInputSchema.shape));
 
 /** Thrown while reading YAML into a draft: the value has a shape the form cannot hold. */
 export class Unrepresentable extends Error {}

@@ -13,14 +13,7 @@ export type Version = VersionMeta & {
 /** The single constitution_head row's id. */
 export const HEAD_ID = 1;
 
-export function meta(row: {
-  id: number;
-  contentHash: string;
-  authorLabel: string;
-  message: string;
-  parentId: number | null;
-  createdAt: Date;
-}): VersionMeta {
+export function meta(row: VersionMeta): VersionMeta {
   return {
     id: row.id,
     contentHash: row.contentHash,

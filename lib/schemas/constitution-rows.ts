@@ -82,3 +82,13 @@ export const evalFailuresSchema = z.array(
     message: z.string(),
   }),
 ) satisfies z.ZodType<EvalFailure[]>;
+
+/** One version with its eval run, as `evalHistory` (lib/services/constitution-eval.ts) gives it. */
+export type EvalHistoryEntry = {
+  versionId: number;
+  createdAt: Date;
+  message: string;
+  authorLabel: string;
+  current: boolean;
+  run: EvalRun;
+};

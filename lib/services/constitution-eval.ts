@@ -17,6 +17,7 @@ import {
   type Version,
 } from "@/lib/db/constitution";
 import { constitutionEvals, type EvalRun } from "@/lib/db/constitution-evals";
+import type { EvalHistoryEntry } from "@/lib/schemas/constitution-rows";
 import { turns } from "@/lib/db/turns";
 import { embeddingSettings, envStoreConfig, retrievalPath } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
@@ -85,16 +86,7 @@ export async function evalOfVersion(versionId: number): Promise<EvalRun> {
 }
 
 /** The latest `limit` versions with their eval runs, newest first (runs computed where missing). */
-export async function evalHistory(limit = 30): Promise<
-  {
-    versionId: number;
-    createdAt: Date;
-    message: string;
-    authorLabel: string;
-    current: boolean;
-    run: EvalRun;
-  }[]
-> {
+export async function evalHistory(limit = 30): Promise<EvalHistoryEntry[]> {
   const versions = await constitutionVersions.list({ limit });
   const runs = await constitutionEvals.forVersions(
     versions.map((v) => v.id),
