@@ -18,6 +18,7 @@ import {
   SEED_JOY_TABLE,
   SEED_ONE_ZERO_TOTALS,
   SEED_PERFECT_TOTAL,
+  SEED_PRINCIPLE_ORDER,
   SEED_REWARD_EXAMPLES,
   SEED_WEIGHT_EXAMPLES,
 } from "@/test/fixtures/seeds/turn-score";
@@ -99,15 +100,7 @@ describe("serialization", () => {
   it("round-trips through a dict with snake_case keys in seed order", () => {
     const score = new PrincipleScore(SEED_DICT_EXAMPLES.roundTrip);
     const dict = score.toDict();
-    expect(Object.keys(dict)).toEqual([
-      "tasteful",
-      "curated",
-      "ethical",
-      "joy_inducing",
-      "composable",
-      "heterarchical",
-      "generative",
-    ]);
+    expect(Object.keys(dict)).toEqual(SEED_PRINCIPLE_ORDER);
     expect(PrincipleScore.fromDict(dict).toDict()).toEqual(dict);
     expect(PrincipleScore.fromDict(dict).ethical).toBe(SEED_DICT_EXAMPLES.roundTrip.ethical);
   });

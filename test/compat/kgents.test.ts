@@ -9,6 +9,7 @@
  * deliberately differs (see docs/compat-drafts/kgents.md).
  */
 import { describe, expect, it } from "vitest";
+import { SEED_PRINCIPLE_ORDER } from "@/test/fixtures/seeds/turn-score";
 import {
   constitutionalReward,
   PRINCIPLES,
@@ -89,15 +90,7 @@ describe("kgents' test_reward.py, restated", () => {
         heterarchical: 1,
         generative: 1,
       });
-      expect(Object.keys(dict)).toEqual([
-        "tasteful",
-        "curated",
-        "ethical",
-        "joy_inducing",
-        "composable",
-        "heterarchical",
-        "generative",
-      ]);
+      expect(Object.keys(dict)).toEqual(SEED_PRINCIPLE_ORDER);
     });
     it("test_from_dict: given keys read, missing keys 1.0", () => {
       const score = PrincipleScore.fromDict({ tasteful: 0.9, ethical: 0.8, composable: 0.7 });
@@ -190,15 +183,7 @@ describe("kgents' test_reward.py, restated", () => {
 
   describe("TestPrincipleEnum", () => {
     it("test_all_seven_principles_exist and test_principle_values: lower-case snake_case", () => {
-      expect(PRINCIPLES).toEqual([
-        "tasteful",
-        "curated",
-        "ethical",
-        "joy_inducing",
-        "composable",
-        "heterarchical",
-        "generative",
-      ]);
+      expect(PRINCIPLES).toEqual(SEED_PRINCIPLE_ORDER);
     });
   });
 
