@@ -191,13 +191,12 @@ export async function migrate(): Promise<MigrateResult> {
   const target: DatabaseTarget = e.CHARTER_MIGRATE_DATABASE_URL
     ? { kind: "postgres", url: e.CHARTER_MIGRATE_DATABASE_URL }
     : databaseTarget(e);
-  const lockWait = Number(process.env.CHARTER_PGLITE_LOCK_TIMEOUT_MS);
   const { DatabaseBusyError } = await import("@/lib/db/migrate-driver");
   const { migrateDatabase, MigrationError } = await import("@/lib/db/migrate");
   try {
     return await migrateDatabase(target, {
       migrationsDir: MIGRATIONS_DIR,
-      lockWaitMs: Number.isFinite(lockWait) && lockWait >= 0 ? lockWait : undefined,
+      lockWaitMs: e.CHARTER_PGLITE_LOCK_TIMEOUT_MS,
     });
   } catch (error) {
     if (error instanceof MigrationError || error instanceof DatabaseBusyError)

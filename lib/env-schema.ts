@@ -125,6 +125,15 @@ export const envSchema = z.object({
     .min(1)
     .default("gpt-4o-mini")
     .describe("Model for the retrieval prefilter and domain agents."),
+  CHARTER_PGLITE_LOCK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .optional()
+    .describe(
+      "How long a migration waits for another process to let the embedded database go; unset, 15000. The schema-engine stand-in reads it too.",
+    ),
   CHARTER_LLM_TIMEOUT_MS: z.coerce
     .number()
     .int()
