@@ -291,6 +291,18 @@ const MUTANTS = [
     PLAYBOOK,
   ],
 
+  // Trust ratios (docs/principles.md): the Wilson lower bound at 95%
+  [O, "const z = 1.96;", "const z = 1.645;", "trust lower bound z = 1.96 (95%)", OUTCOME],
+
+  // The audit log's hash chain (docs/security.md)
+  [
+    "lib/db/audit-chain.ts",
+    "else if (row.prevHash !== GENESIS_HASH)",
+    "else if (false && row.prevHash !== GENESIS_HASH)",
+    "audit chain: the first row must start from the genesis hash",
+    ["lib/db/audit-chain.test.ts"],
+  ],
+
   // Constitution store (docs/spec/constitution-store.md)
   [CS, "PRIORITY_MAX = 100", "PRIORITY_MAX = 99", "priorities run 1-100 (max)", PARSE],
   [CS, "PRIORITY_MIN = 1", "PRIORITY_MIN = 0", "priorities run 1-100 (min)", PARSE],

@@ -631,6 +631,19 @@ describe("storage accepts fractional credits", () => {
       },
     );
 
+    // The Wilson score interval's lower end at 95% (z = 1.96), worked out by hand from
+    // (p + z²/2n - z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n): literals, so a changed z fails here.
+    it.each([
+      [2, 2, 0.342372],
+      [190, 200, 0.910421],
+      [1, 10, 0.017876],
+      [5, 10, 0.23659],
+      [7, 8, 0.529105],
+      [0, 5, 0],
+    ])("%s successes in %s uses: lower bound %s (Wilson, z = 1.96)", (successes, uses, bound) => {
+      expect(trust(successes, uses).lower_bound).toBeCloseTo(bound, 5);
+    });
+
     it("ranks 2 of 2 below 190 of 200 by lower bound, though its raw ratio is higher", () => {
       const few = trust(2, 2);
       const many = trust(190, 200);

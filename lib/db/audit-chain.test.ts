@@ -33,6 +33,22 @@ describe("the audit chain check", () => {
     ).toEqual(["charter-audit-v1", "1:1", "1:1", "24:2026-01-01T00:00:01.000Z", "~", "6:é🙂"]);
   });
 
+  it("names a first row that does not start from the genesis hash, though its own hash is consistent", () => {
+    const [one, two] = chain(2);
+    const forged = { ...one!, prevHash: "f".repeat(64) };
+    const first = { ...forged, hash: rowHash(forged) };
+    const secondBase = { ...two!, prevHash: first.hash };
+    const second = { ...secondBase, hash: rowHash(secondBase) };
+    expect(checkRows([first, second], null).breaks).toEqual([
+      {
+        seq: "1",
+        id: "1",
+        kind: "relinked",
+        reason: "row 1: prev_hash is not the start of the chain",
+      },
+    ]);
+  });
+
   it("finds nothing wrong in an intact chain, and carries the cursor across batches", () => {
     const rows = chain(6);
     const first = checkRows(rows.slice(0, 3), null);
