@@ -1,4 +1,4 @@
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
+import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from "yaml";
 import type { z } from "zod";
 import type { ConstitutionIssue } from "./schema";
 import { characterProblems } from "./text-limits";
@@ -107,7 +107,14 @@ export function readYaml(
   });
   if (characters.length || syntax.length)
     return { src, value: undefined, issues: [...characters, ...syntax] };
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (error) {
+    // The yaml library refuses a document whose aliases expand past its limit (an alias
+    // "bomb": a few lines that would become billions of values); said at the first alias.
+    return { src, value: undefined, issues: [expansionIssue(src, error)] };
+  }
   if (value === null || value === undefined)
     return {
       src,
@@ -130,4 +137,22 @@ export function readYaml(
     };
   }
   return { src, value, issues: [] };
+}
+
+/** A document that cannot be turned into values, named at its first alias (the usual cause). */
+function expansionIssue(src: Located, error: unknown): ConstitutionIssue {
+  let offset = 0;
+  visit(src.doc, {
+    Alias(_, node) {
+      offset = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  return {
+    file: src.file,
+    ...position(src, offset),
+    field: "(yaml)",
+    reason: `the aliases here expand too far to read (${detail}); write the values out instead of nesting aliases`,
+  };
 }
