@@ -24,6 +24,17 @@ export const POOL_SIZE = 10;
  */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/**
+ * How long an interactive transaction may run before Prisma aborts it. Prisma's own
+ * default (5 s) killed long work on a loaded machine (a first transcript import at load
+ * average 20 took 6 s); work that is legitimately long is bounded by its own size
+ * instead, and a transaction that still expires is answered 503 (lib/db/unavailable.ts).
+ */
+export const TRANSACTION_TIMEOUT_MS = 120_000;
+
+/** How long a transaction waits for the embedded database's one connection. */
+const PGLITE_TRANSACTION_WAIT_MS = 30_000;
+
 /** Builds a Prisma client for a target. Opening is lazy so that `next build` never touches a database. */
 export function createPrisma(target: DatabaseTarget): Cached {
   if (target.kind === "postgres") {
@@ -35,7 +46,7 @@ export function createPrisma(target: DatabaseTarget): Cached {
     // Prisma's own wait for a transaction's connection (2 s by default) follows the pool's, so both fail alike.
     const prisma = new PrismaClient({
       adapter,
-      transactionOptions: { maxWait: CONNECT_TIMEOUT_MS },
+      transactionOptions: { maxWait: CONNECT_TIMEOUT_MS, timeout: TRANSACTION_TIMEOUT_MS },
     });
     return { prisma, target, close: () => prisma.$disconnect() };
   }
@@ -45,7 +56,12 @@ export function createPrisma(target: DatabaseTarget): Cached {
   const lock = acquireLockSync(lockFile, { deadline: Date.now() + CONNECT_TIMEOUT_MS });
   if (!lock) throw new DatabaseBusyError(target.dir, lockHolder(lockFile));
   const pglite = new PGlite(target.dir);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  // PGlite is one connection in this process: transactions queue for it, and a busy
+  // laptop must not turn that queue into errors (Prisma's 2 s default did, under load).
+  const prisma = new PrismaClient({
+    adapter: new PrismaPGlite(pglite),
+    transactionOptions: { maxWait: PGLITE_TRANSACTION_WAIT_MS, timeout: TRANSACTION_TIMEOUT_MS },
+  });
   return {
     prisma,
     target,

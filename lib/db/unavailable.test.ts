@@ -85,6 +85,29 @@ describe("isDatabaseUnavailable", () => {
         cause: plain("timeout exceeded when trying to connect"),
       }),
     ],
+    // Contention under load: the database was asked but could not finish now; a retry may succeed.
+    [
+      "transaction expired while it waited (load)",
+      prismaError(
+        "P2028",
+        "Transaction API error: Transaction already closed: A query cannot be executed on an expired transaction. The timeout for this transaction was 5000 ms, however 6012 ms passed since the start of the transaction.",
+      ),
+    ],
+    [
+      "write conflict or deadlock",
+      prismaError(
+        "P2034",
+        "Transaction failed due to a write conflict or a deadlock. Please retry your transaction",
+      ),
+    ],
+    [
+      "deadlock detected",
+      prismaError("P2010", "Raw query failed. Code: `40P01`.", {
+        originalCode: "40P01",
+        kind: "postgres",
+        code: "40P01",
+      }),
+    ],
   ])("%s: true", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -101,10 +124,6 @@ describe("isDatabaseUnavailable", () => {
         kind: "postgres",
         code: "22012",
       }),
-    ],
-    [
-      "expired transaction",
-      prismaError("P2028", "Transaction API error: Transaction already closed."),
     ],
     ["record not found", prismaError("P2025", "No record was found for an update.")],
     ["a bug", new TypeError("Cannot read properties of undefined")],

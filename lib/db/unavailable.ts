@@ -13,6 +13,10 @@
  * - backend killed or server shutting down: kind "postgres" with SQLSTATE 57P01, or
  *   "Connection terminated unexpectedly";
  * - PGlite closed: a plain Error "PGlite is closed".
+ * - contention: P2028 for a transaction that expired while it waited (its timeout ran
+ *   out under load), P2034 and SQLSTATE 40001/40P01/55P03 for a serialization failure,
+ *   a deadlock or a lock not available: the database was asked but could not finish
+ *   now, and the same request may succeed in a moment, so these are "try again" too.
  * Better Auth wraps what it does not swallow in an APIError whose `cause` is the
  * original, so causes are followed.
  */
@@ -28,6 +32,8 @@ const PRISMA_CODES = new Set([
   "P1011", // TLS connection error
   "P1017", // server closed the connection
   "P2024", // timed out fetching a connection from the pool
+  "P2028", // transaction API error: could not start in time, or expired before it finished
+  "P2034", // transaction failed on a write conflict or a deadlock: retry
 ]);
 
 /** Driver adapter error kinds (@prisma/driver-adapter-utils) with the same meaning. */
@@ -45,9 +51,10 @@ const ADAPTER_KINDS = new Set([
 /**
  * PostgreSQL SQLSTATEs: class 08 (connection exception), class 53 (insufficient
  * resources: too many connections, out of memory, disk full), 57P01-57P03 (shutdown,
- * crash, cannot connect now), 3D000 and 28xxx (database missing, login refused).
+ * crash, cannot connect now), 3D000 and 28xxx (database missing, login refused), and
+ * contention: 40001 (serialization failure), 40P01 (deadlock), 55P03 (lock not available).
  */
-const SQLSTATE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3]|3D000|28000|28P01)$/;
+const SQLSTATE = /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[1-3]|3D000|28000|28P01|40001|40P01|55P03)$/;
 
 /** Node socket errors on the way to the server. */
 const SOCKET_CODES = new Set([
@@ -68,6 +75,8 @@ const MESSAGES = [
   /Client has encountered a connection error and is not queryable/i,
   /Cannot use a pool after calling end on the pool/i,
   /Unable to start a transaction in the given time/i,
+  /A query cannot be executed on an expired transaction/i,
+  /Transaction already closed/i,
   /Timed out fetching a new connection from the connection pool/i,
   /Can't reach database server/i,
   /too many clients already/i,
