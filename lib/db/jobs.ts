@@ -47,8 +47,16 @@ export const jobs = {
 
   /**
    * Recomputes one batch of stored totals under a recompute job's weight set, in one
-   * transaction with the job's progress; throws LeaseLostError when `owner` no longer
-   * holds the job. Returns false when the job is finished.
+   * transaction with the job's progress; throws LeaseLostError (and commits nothing) when
+   * `owner` no longer holds the job or the job is no longer running (superseded by a newer
+   * weight set). The job's row is locked first, so a save that supersedes the job waits
+   * for this batch or this batch sees it superseded; the progress update checks owner and
+   * status again all the same. Returns false when the job is finished.
+   *
+   * Progress counts what was recomputed: turns already under the job's weight set (scored
+   * after the save) are skipped, a turn scored under an older set while the job ran is
+   * recomputed and added to the total, and the total is the count done at the end (turns
+   * deleted meanwhile are not owed): `done` never exceeds `total`.
    */
   async runRecomputeBatch(
     job: { id: number; weight_set_id: number },
@@ -56,13 +64,16 @@ export const jobs = {
     options: { batchSize: number; leaseMs: number },
   ): Promise<boolean> {
     return db().$transaction(async (tx) => {
-      const state = await tx.recomputeJob.findUniqueOrThrow({ where: { id: job.id } });
+      const [state] = await tx.$queryRaw<
+        { status: string; lease_owner: string | null; cursor: string | null }[]
+      >`SELECT status, lease_owner, cursor FROM recompute_job WHERE id = ${job.id} FOR UPDATE`;
+      if (!state) throw new LeaseLostError(job.id);
       const status = parseColumn(jobStatusSchema, state.status, {
         table: "recompute_job",
-        id: state.id,
+        id: job.id,
         field: "status",
       });
-      if (state.leaseOwner !== owner || status !== "running") throw new LeaseLostError(job.id);
+      if (state.lease_owner !== owner || status !== "running") throw new LeaseLostError(job.id);
       const weights = await weightSets.getIn(tx, job.weight_set_id);
       const ids = await scores.reweigh(tx, {
         cursor: state.cursor,
@@ -70,18 +81,12 @@ export const jobs = {
         weights,
       });
       const finished = ids.length < options.batchSize;
-      const moved = await tx.recomputeJob.updateMany({
-        where: { id: job.id, leaseOwner: owner },
-        data: {
-          cursor: ids.at(-1) ?? state.cursor,
-          done: { increment: ids.length },
-          leaseUntil: new Date(Date.now() + options.leaseMs),
-          ...(finished
-            ? { status: "done" satisfies JobStatus, finishedAt: new Date(), leaseOwner: null }
-            : {}),
-        },
-      });
-      if (moved.count !== 1) throw new LeaseLostError(job.id);
+      const leaseUntil = new Date(Date.now() + options.leaseMs);
+      const running = "running" satisfies JobStatus;
+      const moved = finished
+        ? await tx.$executeRaw`UPDATE recompute_job SET cursor = ${ids.at(-1) ?? state.cursor}, done = done + ${ids.length}, total = done + ${ids.length}, status = ${"done" satisfies JobStatus}, finished_at = now(), lease_owner = NULL, lease_until = ${leaseUntil} WHERE id = ${job.id} AND lease_owner = ${owner} AND status = ${running}`
+        : await tx.$executeRaw`UPDATE recompute_job SET cursor = ${ids.at(-1) ?? state.cursor}, done = done + ${ids.length}, total = GREATEST(total, done + ${ids.length}), lease_until = ${leaseUntil} WHERE id = ${job.id} AND lease_owner = ${owner} AND status = ${running}`;
+      if (moved !== 1) throw new LeaseLostError(job.id);
       return !finished;
     });
   },

@@ -123,7 +123,8 @@ export const scores = {
 
   /**
    * Recomputes the stored totals of the next `limit` turns after `cursor` (by turn id)
-   * under a weight set, in SQL; per-principle scores do not change. Returns the turn ids done.
+   * under a weight set, in SQL; per-principle scores do not change. Turns already under
+   * that set (scored after it was saved) are skipped. Returns the turn ids done.
    */
   async reweigh(
     tx: Tx,
@@ -131,7 +132,7 @@ export const scores = {
   ): Promise<string[]> {
     const ids = await tx.$queryRaw<
       { turn_id: string }[]
-    >`SELECT turn_id FROM turn_score WHERE turn_id > ${input.cursor ?? ""} ORDER BY turn_id LIMIT ${input.limit}`;
+    >`SELECT turn_id FROM turn_score WHERE turn_id > ${input.cursor ?? ""} AND weight_set_id <> ${input.weights.id} ORDER BY turn_id LIMIT ${input.limit}`;
     if (ids.length > 0) {
       const weights = input.weights.weights;
       const sum = PRINCIPLES.map((p) => `${SCORE_COLUMN[p].sql} * ${Number(weights[p] ?? 1)}`).join(

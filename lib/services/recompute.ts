@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { jobs, LeaseLostError } from "@/lib/db/jobs";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { log } from "@/lib/log";
+import { startWorkerLoop, type WorkerLoop } from "./worker-loop";
 
 export { LeaseLostError };
 
@@ -42,6 +44,8 @@ export async function drainRecomputeJobs(
       finished++;
     } catch (error) {
       if (error instanceof LeaseLostError) continue;
+      // Not the job's fault: its lease lapses and a worker resumes it from its cursor.
+      if (isDatabaseUnavailable(error)) throw error;
       await jobs.fail(job.id, error instanceof Error ? error.message : String(error));
       log.error(`recompute job ${job.id} failed`, error);
     }
@@ -49,26 +53,28 @@ export async function drainRecomputeJobs(
   return finished;
 }
 
-const globalWorker = globalThis as unknown as {
-  __charterRecompute?: { timer: NodeJS.Timeout; busy: boolean };
-};
+const globalWorker = globalThis as unknown as { __charterRecompute?: WorkerLoop };
 
-/** Starts this process's background worker: it polls for recompute jobs every `intervalMs`. */
-export function startRecomputeWorker(intervalMs = 1_000): void {
-  if (globalWorker.__charterRecompute) return;
+/**
+ * Starts this process's background worker: it polls for recompute jobs every
+ * `intervalMs`, and backs off (logging once) while the database is down.
+ */
+export function startRecomputeWorker(
+  options: { intervalMs?: number; maxBackoffMs?: number } = {},
+): WorkerLoop {
+  if (globalWorker.__charterRecompute) return globalWorker.__charterRecompute;
   const owner = `${process.pid}-${randomUUID()}`;
-  const state = { busy: false, timer: setInterval(() => void tick(), intervalMs) };
-  state.timer.unref();
-  globalWorker.__charterRecompute = state;
-  async function tick() {
-    if (state.busy) return;
-    state.busy = true;
-    try {
+  globalWorker.__charterRecompute = startWorkerLoop(
+    async () => {
       await drainRecomputeJobs(owner);
-    } catch (error) {
-      log.error("the recompute worker failed", error);
-    } finally {
-      state.busy = false;
-    }
-  }
+    },
+    { name: "the recompute worker", intervalMs: options.intervalMs ?? 1_000, ...options },
+  );
+  return globalWorker.__charterRecompute;
+}
+
+/** Stops this process's worker (at shutdown, or between tests); a batch under way commits or rolls back on its own. */
+export function stopRecomputeWorker(): void {
+  globalWorker.__charterRecompute?.stop();
+  globalWorker.__charterRecompute = undefined;
 }

@@ -12,6 +12,7 @@ import { createLlmClient } from "@/lib/llm/client";
 import { log } from "@/lib/log";
 import { extractionResultSchema, reflectorMessages } from "@/lib/playbook";
 import { callLog } from "./constitution";
+import { startWorkerLoop, type WorkerLoop } from "./worker-loop";
 
 export const NO_LLM_MESSAGE =
   "The reflector needs an OpenAI-compatible endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY if it needs one), then restart Charter.";
@@ -152,31 +153,30 @@ export async function drainReflections(
   return done;
 }
 
-const globalWorker = globalThis as unknown as { __charterReflect?: { tick: () => Promise<void> } };
+const globalWorker = globalThis as unknown as { __charterReflect?: WorkerLoop };
 
-/** Starts this process's reflection worker: it polls the queue, and wakes at once on a SessionEnd. */
+/**
+ * Starts this process's reflection worker: it polls the queue, wakes at once on a
+ * SessionEnd, and backs off (logging once) while the database is down.
+ */
 export function startReflectionWorker(intervalMs = 2_000): void {
   if (globalWorker.__charterReflect) return;
   const owner = `${process.pid}-${randomUUID()}`;
-  let busy = false;
-  const tick = async () => {
-    if (busy) return;
-    busy = true;
-    try {
+  globalWorker.__charterReflect = startWorkerLoop(
+    async () => {
       await drainReflections(owner);
-    } catch (error) {
-      log.warn(
-        `the reflection worker failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    } finally {
-      busy = false;
-    }
-  };
-  setInterval(() => void tick(), intervalMs).unref();
-  globalWorker.__charterReflect = { tick };
+    },
+    { name: "the reflection worker", intervalMs },
+  );
+}
+
+/** Stops this process's reflection worker (at shutdown). */
+export function stopReflectionWorker(): void {
+  globalWorker.__charterReflect?.stop();
+  globalWorker.__charterReflect = undefined;
 }
 
 /** Runs the queue now rather than at the next poll (no-op where no worker runs, e.g. the CLI). */
 export function wakeReflectionWorker(): void {
-  void globalWorker.__charterReflect?.tick();
+  globalWorker.__charterReflect?.wake();
 }
