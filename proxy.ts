@@ -22,16 +22,24 @@ import {
  */
 export function proxy(request: NextRequest): NextResponse {
   const https = servedOverHttps(request);
+  const refuse = (status: number, text: string) => {
+    const refused = new NextResponse(`${text}\n`, {
+      status,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+    setSecurityHeaders(refused.headers, { csp: NO_CONTENT_CSP, https });
+    return refused;
+  };
   try {
     decodeURIComponent(request.nextUrl.pathname);
   } catch {
-    const refused = new NextResponse(
-      "Bad request: the address holds a percent-encoded sequence that is not UTF-8.\n",
-      { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
+    return refuse(
+      400,
+      "Bad request: the address holds a percent-encoded sequence that is not UTF-8.",
     );
-    setSecurityHeaders(refused.headers, { csp: NO_CONTENT_CSP, https });
-    return refused;
   }
+  const action = refusedAction(request);
+  if (action) return refuse(action.status, action.text);
   if (request.nextUrl.pathname.startsWith("/api/")) {
     const response = NextResponse.next();
     setSecurityHeaders(response.headers, { csp: NO_CONTENT_CSP, https });
@@ -45,6 +53,38 @@ export function proxy(request: NextRequest): NextResponse {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   setSecurityHeaders(response.headers, { csp, https });
   return response;
+}
+
+/** Next.js's limit for a server action's body (`serverActions.bodySizeLimit`, 1 MB by default). */
+export const ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Server action calls Next.js would refuse with a 500 and a logged stack trace: one sent
+ * from another site (its Origin names another host than the one asked), and one whose
+ * declared body is over the action limit. They get the status that says why. A chunked
+ * body declares no length; Next.js still refuses it past the limit.
+ */
+function refusedAction(request: NextRequest): { status: number; text: string } | null {
+  if (request.method !== "POST" || !request.headers.has("next-action")) return null;
+  const origin = request.headers.get("origin");
+  if (origin) {
+    const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+    let from: string | null = null;
+    try {
+      from = new URL(origin).host;
+    } catch {
+      // not a URL: refused below like another site
+    }
+    if (from !== host)
+      return { status: 403, text: "Forbidden: a server action must be called from this site." };
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > ACTION_BODY_LIMIT_BYTES)
+    return {
+      status: 413,
+      text: `Payload too large: a server action takes at most ${ACTION_BODY_LIMIT_BYTES} bytes.`,
+    };
+  return null;
 }
 
 export const config = { matcher: ["/((?!_next/|api/v1/events).*)"] };

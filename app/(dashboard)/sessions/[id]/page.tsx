@@ -19,6 +19,7 @@ import { SessionPlaybook } from "@/components/sessions/session-playbook";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { llmSettings } from "@/lib/env";
 import { NO_LLM_MESSAGE } from "@/lib/services/reflect";
+import { routeParam } from "@/lib/http/route-param";
 
 export async function generateMetadata({
   params,
@@ -26,14 +27,14 @@ export async function generateMetadata({
   params: Promise<{ id: string }>;
 }): Promise<Metadata> {
   // From the URL alone: a title must not show a prompt to whoever opens the link before signing in.
-  return { title: `Session ${shortId((await params).id)}` };
+  return { title: `Session ${shortId(routeParam((await params).id))}` };
 }
 
 const link = "whitespace-nowrap text-sm font-medium text-indigo-600 hover:underline";
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");
-  const { id } = await params;
+  const id = routeParam((await params).id);
   if (!isStorableText(id)) notFound();
   const [{ session, turns, toolCalls, outcome }, titles, reflection] = await Promise.all([
     orNotFound(sessions.get(id)),

@@ -18,6 +18,7 @@ import { roleAtLeast } from "@/lib/auth/roles";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { turns } from "@/lib/db/turns";
 import { PRINCIPLES } from "@/lib/reward";
+import { routeParam } from "@/lib/http/route-param";
 
 export async function generateMetadata({
   params,
@@ -25,7 +26,7 @@ export async function generateMetadata({
   params: Promise<{ id: string }>;
 }): Promise<Metadata> {
   // From the URL alone: a title must not show a prompt to whoever opens the link before signing in.
-  return { title: `Turn ${shortId((await params).id)}` };
+  return { title: `Turn ${shortId(routeParam((await params).id))}` };
 }
 
 const pre =
@@ -33,7 +34,7 @@ const pre =
 
 export default async function TurnPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePage("viewer");
-  const { id } = await params;
+  const id = routeParam((await params).id);
   if (!isStorableText(id)) notFound();
   const [{ turn, tools, weights, effective, engine }, titles] = await Promise.all([
     orNotFound(turns.get(id)),
