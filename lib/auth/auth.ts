@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
@@ -90,26 +89,6 @@ async function auditSignIn(session: { userId: string; ipAddress?: string | null 
   await users.recordSession("sign_in", session.userId, { ip: session.ipAddress });
 }
 
-/** An error Better Auth logged and then swallowed, with the line it logged it under. */
-export type SwallowedError = { message: string; error: unknown };
-
-const swallowed = new AsyncLocalStorage<{ errors: SwallowedError[]; quiet: boolean }>();
-
-/**
- * Runs a Better Auth call and returns what it logged at error level meanwhile.
- * `verifyApiKey` answers `{valid: false}` for any failure, a database that could not
- * be asked included; what it logged tells a refused key from an unchecked one. `quiet`
- * keeps a refusal out of the log (the server's own warm-up request, refused by design).
- */
-export async function withSwallowedErrors<T>(
-  call: () => Promise<T>,
-  options: { quiet?: boolean } = {},
-): Promise<{ result: T; errors: SwallowedError[] }> {
-  const errors: SwallowedError[] = [];
-  const result = await swallowed.run({ errors, quiet: options.quiet ?? false }, call);
-  return { result, errors };
-}
-
 /**
  * Better Auth's log lines, through Charter's logger. A refused credential is routine
  * (a revoked key, an expired link): one warning line, no stack trace.
@@ -120,8 +99,6 @@ function authLog(
   ...args: unknown[]
 ): void {
   const first = args[0];
-  const store = swallowed.getStore();
-  if (level === "error") store?.errors.push({ message, error: first });
   // The caller turns these into a 503 and the route wrapper logs them, once in a while.
   if (isDatabaseUnavailable(first)) return;
   const reason = first instanceof Error ? first.message : undefined;
@@ -129,7 +106,7 @@ function authLog(
     log.error(`auth: ${message}`, first);
     return;
   }
-  if ((level === "error" || level === "warn") && !store?.quiet)
+  if (level === "error" || level === "warn")
     log.warn(`auth: ${message}${reason ? ` (${reason})` : ""}`);
 }
 

@@ -11,6 +11,7 @@ import {
 } from "@/lib/auth/roles";
 import { BadRequestError, ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
+import { changeBus } from "./change-bus";
 import { db } from "./client";
 
 export type ApiKeyRow = {
@@ -22,6 +23,20 @@ export type ApiKeyRow = {
   createdAt: Date;
   lastUsedAt: Date | null;
   ownerEmail: string | null;
+};
+
+/** A stored key with its owner's standing, as one query finds it (see apiKeys.verify). */
+export type StoredKey = {
+  id: string;
+  name: string;
+  enabled: boolean;
+  expiresAt: Date | null;
+  /** 0 with no refill: the plugin's usage cap is spent (Charter's keys have none). */
+  spent: boolean;
+  scopes: ApiKeyScope[];
+  ownerId: string;
+  /** Null when the owner is gone. */
+  owner: { role: string | null; blocked: boolean } | null;
 };
 
 /** How many leading characters of a key are kept to recognise it in lists (the plugin's default). */
@@ -92,15 +107,16 @@ export const apiKeys = {
         permissions: { [API_KEY_RESOURCE]: [...input.scopes] },
       },
     });
-    await db().$transaction((tx) =>
-      auditLog.append(tx, {
+    await changeBus.transaction(async (tx, announce) => {
+      await auditLog.append(tx, {
         actor,
         action: "api_key.create",
         objectType: "api_key",
         objectId: created.id,
         after: { name: input.name, scopes: input.scopes, start: created.start, ownerId },
-      }),
-    );
+      });
+      await announce({ topic: "api_key", id: created.id });
+    });
     return { id: created.id, key: created.key };
   },
 
@@ -114,7 +130,7 @@ export const apiKeys = {
     actor: Actor,
   ): Promise<{ id: string; created: boolean }> {
     const hashed = await defaultKeyHasher(input.secret);
-    return db().$transaction(async (tx) => {
+    return changeBus.transaction(async (tx, announce) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INIT_LOCK})`;
       const existing = await tx.apikey.findFirst({ where: { key: hashed }, select: { id: true } });
       if (existing) return { id: existing.id, created: false };
@@ -143,6 +159,7 @@ export const apiKeys = {
         objectId: id,
         after: { name: input.name, scopes: input.scopes, start, ownerId: input.ownerId },
       });
+      await announce({ topic: "api_key", id });
       return { id, created: true };
     });
   },
@@ -169,7 +186,7 @@ export const apiKeys = {
 
   /** Revokes a key for good: it stays listed, disabled, and is refused with 401. Returns false when it already was. */
   async revoke(id: string, actor: Actor): Promise<boolean> {
-    return db().$transaction(async (tx) => {
+    return changeBus.transaction(async (tx, announce) => {
       const row = await tx.apikey.findUnique({ where: { id } });
       if (!row) throw new NotFoundError(`No API key with id ${id}.`);
       if (row.enabled === false) return false;
@@ -182,7 +199,53 @@ export const apiKeys = {
         before: { enabled: true },
         after: { enabled: false },
       });
+      await announce({ topic: "api_key", id });
       return true;
     });
+  },
+
+  /**
+   * The key stored under a hash (the plugin's defaultKeyHasher of the secret) with its
+   * owner's role and blocked state, in one query; null when no key has that hash. It
+   * decides nothing: lib/auth/caller.ts applies the rules.
+   */
+  async verify(hash: string): Promise<StoredKey | null> {
+    const rows = await db().$queryRaw<
+      {
+        id: string;
+        name: string | null;
+        enabled: boolean | null;
+        expiresAt: Date | null;
+        remaining: number | null;
+        refillAmount: number | null;
+        permissions: string | null;
+        referenceId: string;
+        ownerId: string | null;
+        role: string | null;
+        banned: boolean | null;
+      }[]
+    >`SELECT k.id, k.name, k.enabled, k."expiresAt", k.remaining, k."refillAmount", k.permissions,
+             k."referenceId", u.id AS "ownerId", u.role, u.banned
+        FROM apikey k LEFT JOIN "user" u ON u.id = k."referenceId"
+       WHERE k.key = ${hash}
+       LIMIT 1`;
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      name: row.name ?? row.id,
+      enabled: row.enabled !== false,
+      expiresAt: row.expiresAt,
+      spent: row.remaining === 0 && row.refillAmount === null,
+      scopes: scopesOf(row.permissions),
+      ownerId: row.referenceId,
+      owner: row.ownerId === null ? null : { role: row.role, blocked: row.banned === true },
+    };
+  },
+
+  /** Records a key's last use (shown on the API keys page); never moves it back. */
+  async touch(id: string, at: Date): Promise<void> {
+    await db().$executeRaw`UPDATE apikey SET "lastRequest" = ${at}
+      WHERE id = ${id} AND ("lastRequest" IS NULL OR "lastRequest" < ${at})`;
   },
 } as const;

@@ -6,7 +6,7 @@ import {
 } from "@/lib/constitution";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
-import { db } from "./client";
+import { changeBus } from "./change-bus";
 import { HEAD_ID, meta, parsed, type VersionMeta } from "./constitution-rows";
 import { contentHash } from "./version-parse";
 
@@ -42,7 +42,8 @@ export async function saveVersion(
   if (!result.ok) throw new ConstitutionInvalidError(result.issues);
   const files = [...input.files].sort((a, b) => a.path.localeCompare(b.path));
   const hash = contentHash(files);
-  return db().$transaction(async (tx) => {
+  // Announced with the transaction: every instance drops its head at commit and builds the new index.
+  return changeBus.transaction(async (tx, announce) => {
     const head = await tx.constitutionHead.findUnique({ where: { id: HEAD_ID } });
     if ((head?.versionId ?? null) !== input.baseVersionId) {
       throw new ConflictError(
@@ -99,6 +100,7 @@ export async function saveVersion(
         ...(input.file ? { file: input.file } : {}),
       },
     });
+    await announce({ topic: "constitution", id: String(row.id) });
     parsed.set(row.id, {
       ...meta(row),
       files,

@@ -3,6 +3,7 @@ import { OVERLAYS_DIR, withFile, type ConstitutionFile } from "@/lib/constitutio
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { SYSTEM_ACTOR, type Actor } from "./audit";
+import { memo } from "./change-bus";
 import { db } from "./client";
 import {
   HEAD_ID,
@@ -20,36 +21,44 @@ export { ConstitutionInvalidError };
 export { contentHash, StoredVersionInvalidError };
 
 /**
+ * The version in force, kept in memory until a save is announced on the change bus (the
+ * saving instance takes it at commit, the others on the notification; while the bus
+ * cannot vouch for its caches, every call reads the head). Should the head no longer
+ * validate (the engine's rules changed since it was saved), the newest earlier version
+ * that does is served instead, so the app keeps its last good constitution. Any other
+ * failure (the database is down or busy) is thrown: an older version is never served
+ * because of a fault.
+ */
+const head = memo("constitution-head", ["constitution"], async (): Promise<Version | null> => {
+  const row = await db().constitutionHead.findUnique({ where: { id: HEAD_ID } });
+  if (!row) return null;
+  const cached = parsed.get(row.versionId);
+  if (cached) return cached;
+  const candidates = await db().constitutionVersion.findMany({
+    where: { id: { lte: row.versionId } },
+    orderBy: { id: "desc" },
+    select: { id: true },
+  });
+  for (const { id } of candidates) {
+    try {
+      return await constitutionVersions.get(id);
+    } catch (error) {
+      if (!(error instanceof StoredVersionInvalidError)) throw error;
+      log.error(`constitution version ${id} cannot be served; trying the one before`, error);
+    }
+  }
+  return null;
+});
+
+/**
  * Constitution versions: immutable, content-hashed, audited. A save names the
  * version it was based on; if another save landed since, it is refused with a
  * conflict instead of overwriting. Invalid constitutions are never stored.
  */
 export const constitutionVersions = {
-  /**
-   * The version in force. Should it no longer validate (the engine's rules changed
-   * since it was saved), the newest earlier version that does is served instead, so
-   * the app keeps its last good constitution. Any other failure (the database is
-   * down or busy) is thrown: an older version is never served because of a fault.
-   */
-  async current(): Promise<Version | null> {
-    const head = await db().constitutionHead.findUnique({ where: { id: HEAD_ID } });
-    if (!head) return null;
-    const cached = parsed.get(head.versionId);
-    if (cached) return cached;
-    const candidates = await db().constitutionVersion.findMany({
-      where: { id: { lte: head.versionId } },
-      orderBy: { id: "desc" },
-      select: { id: true },
-    });
-    for (const { id } of candidates) {
-      try {
-        return await this.get(id);
-      } catch (error) {
-        if (!(error instanceof StoredVersionInvalidError)) throw error;
-        log.error(`constitution version ${id} cannot be served; trying the one before`, error);
-      }
-    }
-    return null;
+  /** The version in force (see `head`), null before the first import. */
+  current(): Promise<Version | null> {
+    return head.get();
   },
 
   async get(id: number): Promise<Version> {

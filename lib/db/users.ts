@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { asRole, roleSchema, type Role } from "@/lib/auth/roles";
+import { roleSchema, type Role } from "@/lib/auth/roles";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
+import { changeBus } from "./change-bus";
 import { db } from "./client";
 import type { Prisma } from "./generated/prisma/client";
 import { parseColumn } from "./json-column";
@@ -69,7 +70,11 @@ async function lockActiveAdmins(tx: Prisma.TransactionClient): Promise<string[]>
   return rows.map((row) => row.id);
 }
 
-/** People who can sign in, their roles, and the changes to them (each audited). */
+/**
+ * People who can sign in, their roles, and the changes to them (each audited). A change
+ * to a role or a block is announced on the change bus: API keys act with their owner's
+ * current rights, and every instance keeps verified keys in memory (lib/auth/key-cache.ts).
+ */
 export const users = {
   /**
    * Everyone, oldest first. `lastSeenAt` is when each person last left a trace: the later
@@ -102,18 +107,6 @@ export const users = {
     return db().user.count({ where: ACTIVE_ADMIN });
   },
 
-  /**
-   * What an API key's owner may do now: the role, and whether the owner is blocked;
-   * null when the owner is gone. One indexed read, on every request made with a key.
-   */
-  async standing(userId: string): Promise<{ role: Role; blocked: boolean } | null> {
-    const row = await db().user.findUnique({
-      where: { id: userId },
-      select: { role: true, banned: true },
-    });
-    return row ? { role: asRole(row.role), blocked: row.banned === true } : null;
-  },
-
   /** The first admin who can sign in, oldest first; null when there is none. */
   async firstAdmin(): Promise<{ id: string; email: string } | null> {
     return db().user.findFirst({
@@ -135,7 +128,7 @@ export const users = {
     actor: Actor,
   ): Promise<{ id: string; created: boolean }> {
     const normalized = email.toLowerCase();
-    return db().$transaction(async (tx) => {
+    return changeBus.transaction(async (tx, announce) => {
       const existing = await tx.user.findUnique({ where: { email: normalized } });
       if (existing) {
         if (existing.role !== "admin" || existing.banned) {
@@ -151,6 +144,7 @@ export const users = {
             before: { role: existing.role, banned: existing.banned },
             after: { role: "admin", banned: false },
           });
+          await announce({ topic: "user", id: existing.id });
         }
         return { id: existing.id, created: false };
       }
@@ -201,7 +195,7 @@ export const users = {
 
   /** Changes a role; the last active admin cannot lose the admin role. Applies from the user's next request. */
   async setRole(userId: string, role: Role, actor: Actor): Promise<UserRow> {
-    return db().$transaction(async (tx) => {
+    return changeBus.transaction(async (tx, announce) => {
       const activeAdmins = await lockActiveAdmins(tx);
       const user = await tx.user.findUnique({ where: { id: userId } });
       if (!user) throw new NotFoundError(`No user with id ${userId}.`);
@@ -217,13 +211,14 @@ export const users = {
         before: { role: user.role },
         after: { role },
       });
+      await announce({ topic: "user", id: userId });
       return toRow(row, null);
     });
   },
 
   /** Blocks or unblocks sign-in; a blocked user's sessions end at once. */
   async setBlocked(userId: string, blocked: boolean, actor: Actor): Promise<UserRow> {
-    return db().$transaction(async (tx) => {
+    return changeBus.transaction(async (tx, announce) => {
       const activeAdmins = await lockActiveAdmins(tx);
       const user = await tx.user.findUnique({ where: { id: userId } });
       if (!user) throw new NotFoundError(`No user with id ${userId}.`);
@@ -243,6 +238,7 @@ export const users = {
         before: { banned: user.banned ?? false },
         after: { banned: blocked },
       });
+      await announce({ topic: "user", id: userId });
       return toRow(row, null);
     });
   },

@@ -8,6 +8,7 @@ import {
 import type { JobKind, JobStatus } from "@/lib/schemas/statuses";
 import type { WeightSetRow } from "@/lib/schemas/weight-rows";
 import { auditLog, SYSTEM_ACTOR, type Actor } from "./audit";
+import { changeBus, memo } from "./change-bus";
 import { db } from "./client";
 import { parseColumn } from "./json-column";
 import type { Tx } from "./transaction";
@@ -40,24 +41,34 @@ function toRow(row: {
   };
 }
 
+/**
+ * The weight set in force, kept in memory until a new set is announced on the change bus;
+ * on a fresh database, the turn-score spec's defaults become set 1.
+ */
+const inForce = memo("weight-set", ["weights"], async (): Promise<WeightSetRow> => {
+  const latest = await db().weightSet.findFirst({ orderBy: { id: "desc" } });
+  if (latest) return toRow(latest);
+  await changeBus.transaction(async (tx, announce) => {
+    await tx.$executeRaw`LOCK TABLE weight_set IN EXCLUSIVE MODE`;
+    if ((await tx.weightSet.count()) === 0) {
+      await tx.weightSet.create({
+        data: {
+          weights: full(DEFAULT_WEIGHTS),
+          authorLabel: SYSTEM_ACTOR.label,
+          message: "The turn-score spec's default weights",
+        },
+      });
+      await announce({ topic: "weights" });
+    }
+  });
+  return toRow((await db().weightSet.findFirst({ orderBy: { id: "desc" } }))!);
+});
+
 /** Versioned weight sets: the newest is in force; a change queues a recompute of stored totals. */
 export const weightSets = {
-  /** The weight set in force; on a fresh database, the turn-score spec's defaults become set 1. */
-  async current(): Promise<WeightSetRow> {
-    const latest = await db().weightSet.findFirst({ orderBy: { id: "desc" } });
-    if (latest) return toRow(latest);
-    await db().$transaction(async (tx) => {
-      await tx.$executeRaw`LOCK TABLE weight_set IN EXCLUSIVE MODE`;
-      if ((await tx.weightSet.count()) === 0)
-        await tx.weightSet.create({
-          data: {
-            weights: full(DEFAULT_WEIGHTS),
-            authorLabel: SYSTEM_ACTOR.label,
-            message: "The turn-score spec's default weights",
-          },
-        });
-    });
-    return toRow((await db().weightSet.findFirst({ orderBy: { id: "desc" } }))!);
+  /** The weight set in force (see `inForce`). */
+  current(): Promise<WeightSetRow> {
+    return inForce.get();
   },
 
   async get(id: number): Promise<WeightSetRow | null> {
@@ -81,7 +92,7 @@ export const weightSets = {
     actor: Actor,
   ): Promise<{ weightSet: WeightSetRow; jobId: number }> {
     const before = await this.current();
-    return db().$transaction(async (tx) => {
+    return changeBus.transaction(async (tx, announce) => {
       const row = await tx.weightSet.create({
         data: { weights: full(weights), authorId: actor.id, authorLabel: actor.label, message },
       });
@@ -103,6 +114,7 @@ export const weightSets = {
         before: { id: before.id, weights: before.weights },
         after: { id: row.id, weights: row.weights, message },
       });
+      await announce({ topic: "weights", id: String(row.id) });
       return { weightSet: toRow(row), jobId: job.id };
     });
   },

@@ -5,7 +5,8 @@ import {
   type Retrieval,
   type SemanticPort,
 } from "@/lib/constitution";
-import { constitutionVersions, type VersionMeta } from "@/lib/db/constitution";
+import { changeBus } from "@/lib/db/change-bus";
+import { constitutionVersions, type Version, type VersionMeta } from "@/lib/db/constitution";
 import { orchestrationLog } from "@/lib/db/orchestration-log";
 import { embeddingSettings, env, envStoreConfig, llmSettings, retrievalPath } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
@@ -47,7 +48,9 @@ function semanticPort(version: Parameters<typeof semanticFor>[0]): SemanticPort 
 
 /**
  * The store for the constitution version in force, rebuilt only when the version
- * changes, on the path CHARTER_RETRIEVAL_PATH chooses (lexical, hybrid or llm).
+ * changes, on the path CHARTER_RETRIEVAL_PATH chooses (lexical, hybrid or llm). Once a
+ * process has a store, an announced save builds the next one at once, in the background
+ * (on every instance), so that the first prompt after a save finds its index built.
  */
 export async function currentStore(): Promise<{ store: ConstitutionStore; version: VersionMeta }> {
   const version = await constitutionVersions.current();
@@ -55,31 +58,58 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
     throw new UnavailableError(
       "No constitution is loaded yet: start the server once, or run `charter constitution import`.",
     );
-  if (globalStore.__charterStore?.versionId !== version.id) {
-    const e = env();
-    const path = retrievalPath(e);
-    const llm = path === "llm" ? llmSettings(e) : null;
-    const store = new ConstitutionStore(
-      version.constitution,
-      {
-        use_llm_matching: llm !== null,
-        max_parallel_agents: e.CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS,
-        prefilter_model: e.CHARTER_LLM_MODEL,
-        agent_model: e.CHARTER_LLM_MODEL,
-        llm_timeout_ms: e.CHARTER_LLM_TIMEOUT_MS,
-        ...envStoreConfig(e),
-      },
-      {
-        llm: llm
-          ? createLlmClient({ baseURL: llm.baseURL, apiKey: llm.apiKey, log: callLog() })
-          : undefined,
-        semantic: path === "hybrid" && embeddingSettings(e) ? semanticPort(version) : undefined,
-        onEvent: (event) => orchestrationLog().record(event),
-      },
-    );
-    globalStore.__charterStore = { versionId: version.id, store };
-  }
+  // Built synchronously: two requests that find the version changed cannot both build it.
+  if (globalStore.__charterStore?.versionId !== version.id)
+    globalStore.__charterStore = { versionId: version.id, store: buildStore(version) };
+  rebuildOnChange();
   return { store: globalStore.__charterStore.store, version };
+}
+
+function buildStore(version: Version): ConstitutionStore {
+  const e = env();
+  const path = retrievalPath(e);
+  const llm = path === "llm" ? llmSettings(e) : null;
+  return new ConstitutionStore(
+    version.constitution,
+    {
+      use_llm_matching: llm !== null,
+      max_parallel_agents: e.CHARTER_CONSTITUTION_MAX_PARALLEL_AGENTS,
+      prefilter_model: e.CHARTER_LLM_MODEL,
+      agent_model: e.CHARTER_LLM_MODEL,
+      llm_timeout_ms: e.CHARTER_LLM_TIMEOUT_MS,
+      ...envStoreConfig(e),
+    },
+    {
+      llm: llm
+        ? createLlmClient({ baseURL: llm.baseURL, apiKey: llm.apiKey, log: callLog() })
+        : undefined,
+      semantic: path === "hybrid" && embeddingSettings(e) ? semanticPort(version) : undefined,
+      onEvent: (event) => orchestrationLog().record(event),
+    },
+  );
+}
+
+const rebuild = globalThis as unknown as { __charterStoreRebuild?: boolean };
+
+/**
+ * Subscribes once per process that retrieves: an announced constitution change builds the
+ * head's store in the background. (After a lost listener nothing is built ahead: the next
+ * prompt reads the head and builds what changed.)
+ */
+function rebuildOnChange(): void {
+  if (rebuild.__charterStoreRebuild) return;
+  rebuild.__charterStoreRebuild = true;
+  changeBus.subscribe((change) => {
+    if (change?.topic !== "constitution") return;
+    // After the writer's commit has returned to it: the build never delays the save's answer.
+    setImmediate(() => {
+      currentStore().catch((error: unknown) =>
+        log.warn(
+          `could not build the new constitution's index ahead of the next prompt: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    });
+  });
 }
 
 /**
