@@ -317,6 +317,8 @@ describe("transcriptsToEvents", () => {
       "{not json",
       "[1,2]",
       '{"type":"assistant","sessionId":"s1"}',
+      '{"silly":"this"}',
+      '{"type":"user","sessionId":"s1","uuid":"u9"}',
       '{"type":"assistant","sessionId":"s1","uuid":"u2","message":{"role":"assistant","content":[{"type":"text","text":"Hello there, how can I help?"}]}}',
     ].join("\n");
     const { events, malformed } = convert(
@@ -327,6 +329,8 @@ describe("transcriptsToEvents", () => {
       { file: "x/s1.jsonl", line: 2, reason: "not valid JSON" },
       { file: "x/s1.jsonl", line: 3, reason: "not a JSON object" },
       { file: "x/s1.jsonl", line: 4, reason: "an assistant entry without message.content" },
+      { file: "x/s1.jsonl", line: 5, reason: "not a transcript entry (it has no type)" },
+      { file: "x/s1.jsonl", line: 6, reason: "a user entry without message.content" },
     ]);
     // No timestamps: the session cannot be known to be idle, so it stays open.
     expect(events.map((e) => e.type)).toEqual(["UserPromptSubmit", "Stop"]);

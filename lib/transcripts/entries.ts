@@ -55,8 +55,9 @@ function timeOf(timestamp: unknown): number | null {
 
 /**
  * The entries of one transcript file, in file order. A UTF-8 byte order mark is
- * dropped; blank lines are skipped; a line that is not a JSON object, or a user or
- * assistant entry without `message.content`, is reported with its line number.
+ * dropped; blank lines are skipped; a line that is not a JSON object, an object with
+ * no `type` (not a transcript entry), or a user or assistant entry without
+ * `message.content`, is reported with its line number.
  */
 export function parseTranscript(file: string, text: string): ParsedFile {
   const entries: Located[] = [];
@@ -83,7 +84,15 @@ export function parseTranscript(file: string, text: string): ParsedFile {
       (!entry.message ||
         (typeof entry.message.content !== "string" && !Array.isArray(entry.message.content)))
     ) {
-      malformed.push({ file, line, reason: `an ${entry.type} entry without message.content` });
+      malformed.push({
+        file,
+        line,
+        reason: `${entry.type === "user" ? "a user" : "an assistant"} entry without message.content`,
+      });
+      return;
+    }
+    if (typeof entry.type !== "string" || !entry.type) {
+      malformed.push({ file, line, reason: "not a transcript entry (it has no type)" });
       return;
     }
     // Entries of other types without a session (summaries, titles) belong to no session.
