@@ -1,6 +1,6 @@
 import { Badge, cx } from "@/components/ui/primitives";
 import type { CaseDelta, ReplayImpact } from "@/lib/constitution";
-import type { ImpactPreview } from "@/lib/services/constitution-eval";
+import type { ImpactPreview } from "@/lib/schemas/constitution";
 import { deltaRows, METRIC_LABELS, type DeltaRow } from "./eval-metrics";
 
 const toneClass: Record<DeltaRow["tone"], string> = {

@@ -5,7 +5,7 @@ import { Button, ErrorText } from "@/components/ui/primitives";
 import { ActionFailure } from "@/components/ui/use-action";
 import { previewConstitutionChangeAction } from "@/lib/actions/preview-constitution-change";
 import { fieldIssuesOf } from "@/lib/actions/result";
-import type { ImpactPreview as Preview } from "@/lib/services/constitution-eval";
+import type { ImpactPreview as Preview } from "@/lib/schemas/constitution";
 import { ImpactPreviewReport } from "./impact-preview-report";
 import { IssueList } from "./issue-list";
 import { locatedIssues } from "./issues";

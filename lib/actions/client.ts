@@ -1,7 +1,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import { z } from "zod";
-import { allows, resolveCaller, type Caller } from "@/lib/auth/caller";
+import { allows, resolveCaller, type UserCaller } from "@/lib/auth/caller";
 import type { Role } from "@/lib/auth/roles";
 import type { Actor } from "@/lib/db/audit";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
@@ -17,7 +17,7 @@ import { log } from "@/lib/log";
 import type { ActionResult } from "./result";
 
 export type { ActionError, ActionResult } from "./result";
-export type UserCaller = Extract<Caller, { kind: "user" }>;
+export type { UserCaller };
 
 /** What an action runs with: the signed-in caller, and the actor its audit rows name. */
 export type ActionContext = { caller: UserCaller; actor: Actor };

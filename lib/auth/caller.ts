@@ -13,6 +13,9 @@ export type Caller =
   | { kind: "user"; userId: string; email: string; name: string; role: Role }
   | { kind: "api_key"; keyId: string; name: string; ownerId: string; scopes: ApiKeyScope[] };
 
+/** A signed-in person (pages and actions act only for people). */
+export type UserCaller = Extract<Caller, { kind: "user" }>;
+
 /** What a page, route or action demands: a minimum role for people, a scope for API keys. */
 export type Access = { role: Role; scope?: ApiKeyScope };
 

@@ -4,7 +4,7 @@ import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { resolveCaller } from "./caller";
 import { roleAtLeast, type Role } from "./roles";
-import type { UserCaller } from "@/lib/actions/client";
+import type { UserCaller } from "./caller";
 
 /** The signed-in person for this request (memoized per request), or null. */
 export const currentUser = cache(async (): Promise<UserCaller | null> => {

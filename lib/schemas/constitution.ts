@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { EvalComparison, EvalReport, ReplayImpact } from "@/lib/constitution";
 import { formatBytes, MAX_FILE_BYTES, utf8Length } from "@/lib/constitution/limits";
 import { domainNameSchema } from "@/lib/constitution/schema";
 
@@ -80,3 +81,14 @@ export const previewChangeSchema = z.object({
   replay: z.number().int().min(0).max(MAX_REPLAY).optional(),
 });
 export type PreviewChangeInput = z.input<typeof previewChangeSchema>;
+
+/** What saving a draft would change (lib/services/constitution-eval.ts previewChange), as the impact panel shows it. */
+export type ImpactPreview = {
+  baseVersionId: number;
+  /** The draft's eval set run on the base version and on the draft. */
+  eval: EvalComparison;
+  draft: Pick<EvalReport, "metrics" | "thresholds" | "passed" | "failures">;
+  /** The latest stored prompts replayed under the base version and the draft. */
+  replay: ReplayImpact;
+  ms: number;
+};

@@ -6,9 +6,6 @@ import {
   parseConstitution,
   replayImpact,
   withFile,
-  type EvalComparison,
-  type EvalReport,
-  type ReplayImpact,
   type SemanticSimilarities,
 } from "@/lib/constitution";
 import {
@@ -21,7 +18,7 @@ import type { EvalHistoryEntry } from "@/lib/schemas/constitution-rows";
 import { turns } from "@/lib/db/turns";
 import { embeddingSettings, envStoreConfig, retrievalPath } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
-import { DEFAULT_REPLAY, MAX_REPLAY } from "@/lib/schemas/constitution";
+import { DEFAULT_REPLAY, MAX_REPLAY, type ImpactPreview } from "@/lib/schemas/constitution";
 import { semanticFor } from "./embeddings";
 
 // Stored versions are immutable, so their stores are kept (an index takes ~60 ms to build);
@@ -107,15 +104,7 @@ export async function evalHistory(limit = 30): Promise<EvalHistoryEntry[]> {
   return out;
 }
 
-export type ImpactPreview = {
-  baseVersionId: number;
-  /** The draft's eval set run on the base version and on the draft. */
-  eval: EvalComparison;
-  draft: Pick<EvalReport, "metrics" | "thresholds" | "passed" | "failures">;
-  /** The latest stored prompts replayed under the base version and the draft. */
-  replay: ReplayImpact;
-  ms: number;
-};
+export type { ImpactPreview };
 
 /**
  * What saving `text` as `path` on top of `baseVersionId` would change, before it is
