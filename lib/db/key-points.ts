@@ -19,6 +19,10 @@ export type KeyPointRow = PlaybookEntry & {
   source: string;
 };
 
+/** The order in which active key points are given to agents, most trusted first (event ingestion reads it in its own statement). */
+export const PLAYBOOK_INJECTION_ORDER =
+  "(helpful + 1)::float8 / (helpful + harmful + 2) DESC, name";
+
 /** key_point.status, checked. */
 const statusOf = (row: { name: string; status: string }): KeyPointStatus =>
   parseColumn(keyPointStatusSchema, row.status, {
@@ -127,9 +131,11 @@ export const keyPoints = {
   /** The most trusted active key points, for injection, formatted as the playbook spec's lines: a proposed or pruned point is never given to an agent. */
   async forInjection(limit: number): Promise<{ names: string[]; text: string }> {
     if (limit <= 0) return { names: [], text: "" };
-    const rows = await db().$queryRaw<PlaybookEntry[]>`
-      SELECT name, text, helpful, harmful FROM key_point WHERE status = 'active'
-      ORDER BY (helpful + 1)::float8 / (helpful + harmful + 2) DESC, name LIMIT ${limit}`;
+    const rows = await db().$queryRawUnsafe<PlaybookEntry[]>(
+      `SELECT name, text, helpful, harmful FROM key_point WHERE status = 'active'
+       ORDER BY ${PLAYBOOK_INJECTION_ORDER} LIMIT $1::int`,
+      limit,
+    );
     return { names: rows.map((r) => r.name), text: formatPlaybook(rows) };
   },
 } as const;

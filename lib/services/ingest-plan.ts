@@ -1,19 +1,20 @@
 import { v7 as timeOrderedId } from "uuid";
 import { analyzeUserFeedback } from "@/lib/credit/feedback";
 import { determineToolSuccess } from "@/lib/credit/tool-success";
-import type { LatestTurn, NewToolCall, NewTurn, SessionTouch, TurnStop } from "@/lib/db/ingest";
+import type { EventClaim, LatestTurn, NewToolCall, NewTurn, TurnStop } from "@/lib/db/ingest";
 import { constitutionalReward, type ScoreDict } from "@/lib/reward";
 import { MUTATING_TOOLS, type AgentEvent, type EventResult } from "@/lib/schemas/events";
 import type { ContextDelivery } from "@/lib/schemas/statuses";
 import { capToolInput, truncate } from "./tool-input";
 
-/** What retrieval chose for one prompt. */
+/** What retrieval chose for one prompt, under which constitution version, and the text that names them. */
 export type Retrieved = {
   principles: NonNullable<EventResult["principles"]>;
-  additional_context: string;
   version: number;
-  keyPoints: string[];
+  context: string;
 };
+/** The playbook's most trusted key points as the group's transaction read them. */
+export type Playbook = { names: string[]; text: string };
 export type UserPrompt = Extract<AgentEvent, { type: "UserPromptSubmit" }>;
 
 const MUTATING = new Set<string>(MUTATING_TOOLS);
@@ -24,8 +25,20 @@ export function delivery(event: UserPrompt, source: string): ContextDelivery {
   return event.context_delivered === false ? "spooled" : "delivered";
 }
 
+/** The context an agent is given for a prompt: the principles, then the playbook. */
+function contextFor(retrieved: Retrieved, playbook: Playbook): string {
+  return [
+    retrieved.context,
+    playbook.text
+      ? `Playbook: lessons from earlier sessions, with how often each helped or harmed (weigh them by that):\n${playbook.text}`
+      : "",
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+}
+
 /**
- * Everything a batch writes, built in memory from the sessions' latest turns: the
+ * Everything a group writes, built in memory from the sessions' latest turns: the
  * events are applied in order exactly as one-at-a-time ingestion would apply them.
  */
 export class BatchPlan {
@@ -38,6 +51,7 @@ export class BatchPlan {
       engine: ScoreDict;
       reasoning: string;
       constitutionVersionId: number | null;
+      overrides: LatestTurn["overrides"];
       resultIndex: number[];
     }
   >();
@@ -48,6 +62,7 @@ export class BatchPlan {
     /** Each session's latest turn, stored or opened by this batch. */
     private readonly latestTurns: Map<string, LatestTurn>,
     private readonly retrieved: Map<string, Retrieved>,
+    private readonly playbook: Playbook,
     private readonly source: string,
   ) {}
 
@@ -82,6 +97,7 @@ export class BatchPlan {
       injected_principles: turn.injected_principles,
       constitution_version_id: turn.constitution_version_id,
       tools: [],
+      overrides: {},
     };
     this.latestTurns.set(event.session_id, latest);
     return latest;
@@ -105,13 +121,14 @@ export class BatchPlan {
           ? [...Array<string>(previous.number - 1).fill(""), previous.prompt]
           : [];
         const feedback = analyzeUserFeedback(event.prompt, earlier, previous?.tools ?? []);
+        const keyPoints = retrieved ? this.playbook.names : [];
         const turn = this.open(event, (previous?.number ?? 0) + 1, at, {
           prompt: event.prompt,
           context_delivery: context,
           injected_principles: delivered ? (retrieved?.principles.map((p) => p.id) ?? []) : [],
-          injected_key_points: delivered ? (retrieved?.keyPoints ?? []) : [],
+          injected_key_points: delivered ? keyPoints : [],
           retrieved_principles: retrieved?.principles.map((p) => p.id) ?? [],
-          retrieved_key_points: retrieved?.keyPoints ?? [],
+          retrieved_key_points: keyPoints,
           constitution_version_id: retrieved?.version ?? null,
           feedback,
         });
@@ -120,7 +137,7 @@ export class BatchPlan {
           status: "accepted",
           turn: turn.number,
           principles: delivered ? (retrieved?.principles ?? []) : [],
-          additional_context: delivered ? (retrieved?.additional_context ?? "") : "",
+          additional_context: delivered && retrieved ? contextFor(retrieved, this.playbook) : "",
         });
         return;
       }
@@ -174,6 +191,7 @@ export class BatchPlan {
           engine: reward.score.toDict(),
           reasoning: reward.reasoning,
           constitutionVersionId: turn.constitution_version_id,
+          overrides: turn.overrides,
           resultIndex: [...earlier, this.results.length],
         });
         this.results.push({ id: event.id, status: "accepted", turn: turn.number });
@@ -192,26 +210,16 @@ export class BatchPlan {
 export const whenOf = (event: AgentEvent, now: string) =>
   event.at ? new Date(event.at).toISOString() : now;
 
-/** One row per session of the batch: its first and last event time, its latest directory and transcript. */
-export function sessionTouches(events: AgentEvent[], now: string, source: string): SessionTouch[] {
-  const out = new Map<string, SessionTouch>();
-  for (const event of events) {
-    const at = whenOf(event, now);
-    const row = out.get(event.session_id) ?? {
-      id: event.session_id,
-      source,
-      cwd: null,
-      transcript_path: null,
-      first_at: at,
-      last_at: at,
-    };
-    if (at < row.first_at) row.first_at = at;
-    if (at > row.last_at) row.last_at = at;
-    row.cwd = event.cwd ?? row.cwd;
-    row.transcript_path = event.transcript_path ?? row.transcript_path;
-    out.set(event.session_id, row);
-  }
-  return [...out.values()];
+/** What the claim needs of an event: its id, session, type and time, and where the session runs. */
+export function claimOf(event: AgentEvent, now: string): EventClaim {
+  return {
+    id: event.id,
+    session_id: event.session_id,
+    type: event.type,
+    at: whenOf(event, now),
+    cwd: event.cwd ?? null,
+    transcript_path: event.transcript_path ?? null,
+  };
 }
 
 export function stopFields(stop: TurnStop | undefined) {

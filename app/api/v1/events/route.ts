@@ -1,9 +1,11 @@
 import type { Caller } from "@/lib/auth/caller";
+import { WARM_UP_KEY_ID } from "@/lib/auth/warm-up";
 import { validationErrorFrom } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/limits";
 import { route } from "@/lib/http/route";
 import { parseEventsRequest } from "@/lib/schemas/events";
 import { ingestEvents } from "@/lib/services/ingest";
+import { submitEvents } from "@/lib/services/ingest-queue";
 
 export const dynamic = "force-dynamic";
 
@@ -26,6 +28,9 @@ function sourceOf(req: Request, caller: Caller | null): "hook" | "api" | "dashbo
  * with the ingest scope (or an editor's session). Idempotent by event id; a batch
  * with any invalid event is refused whole (422) and nothing is applied. The schema
  * normalizes text and bounds dates and depth, so what reaches ingestion can be stored.
+ * Concurrent requests are committed in groups (lib/services/ingest-queue.ts); each is
+ * answered once its events are stored. The server's own warm-up request
+ * (lib/auth/warm-up.ts) runs the whole path alone and is rolled back: nothing is stored.
  */
 export const POST = route({ role: "editor", scope: "ingest" }, async ({ req, caller }) => {
   const body = await readJsonBody(req, {
@@ -37,5 +42,8 @@ export const POST = route({ role: "editor", scope: "ingest" }, async ({ req, cal
   if (!parsed.success)
     throw validationErrorFrom(parsed.error.issues, "The events are invalid; none was applied.");
   const events = "events" in parsed.data ? parsed.data.events : [parsed.data];
-  return ingestEvents(events, { source: sourceOf(req, caller) });
+  const source = sourceOf(req, caller);
+  if (caller?.kind === "api_key" && caller.keyId === WARM_UP_KEY_ID)
+    return ingestEvents(events, { source, dryRun: true });
+  return submitEvents(events, source);
 });
