@@ -1,11 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { apiKeys } from "@/lib/db/api-keys";
-import { db } from "@/lib/db/client";
+import { db, POOL_SIZE, switchDatabase } from "@/lib/db/client";
 import { users } from "@/lib/db/users";
-import { BadRequestError } from "@/lib/errors";
+import { BadRequestError, ServiceUnavailableError } from "@/lib/errors";
 import { resetEnv } from "@/lib/env";
+import { errorResponse } from "@/lib/http/route";
 import { setupTestDatabase, unique } from "@/test/db";
 import { allows, resolveCaller, WARM_UP_API_KEY } from "./caller";
+import { warmUpKey, WARM_UP_KEY_ID } from "./warm-up";
 import {
   API_KEY_NAME_MAX_LENGTH,
   API_KEY_SCOPE_MIN_ROLE,
@@ -15,7 +18,9 @@ import {
   type Role,
 } from "./roles";
 
-// A key acts with at most its owner's current rights: the owner is read on every request.
+// A key acts with at most its owner's current rights, read with the key in one query; a
+// verified key is kept in memory until a change to it or its owner is announced
+// (lib/db/change-bus.db.test.ts covers changes made by another process).
 
 let teardown: () => Promise<void>;
 beforeAll(async () => {
@@ -126,5 +131,101 @@ describe("a refused key in the log", () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe("this process's warm-up secret", () => {
+  it("acts as an ingest key without a database read, and no other process's secret does", async () => {
+    const caller = await resolve(warmUpKey());
+    expect(caller).toEqual({
+      kind: "api_key",
+      keyId: WARM_UP_KEY_ID,
+      name: "warm-up",
+      ownerId: "",
+      scopes: ["ingest"],
+    });
+    expect(await resolve(`${warmUpKey()}x`)).toBeNull();
+  });
+});
+
+describe("a key's last use", () => {
+  it("is recorded in the background, not on the answer's path", async () => {
+    const { key } = await keyOwnedBy("editor");
+    const caller = await resolve(key);
+    expect(caller?.kind).toBe("api_key");
+    const keyId = caller!.kind === "api_key" ? caller!.keyId : "";
+    const deadline = Date.now() + 30_000;
+    let row = await db().apikey.findUniqueOrThrow({ where: { id: keyId } });
+    while (!row.lastRequest && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      row = await db().apikey.findUniqueOrThrow({ where: { id: keyId } });
+    }
+    expect(row.lastRequest).toBeInstanceOf(Date);
+  });
+});
+
+// The embedded database can be neither exhausted nor made unreachable.
+describe.runIf(inject("pgUrl") !== null)("a key check that cannot finish", () => {
+  it("is a 503 with Retry-After, never a refusal, while every pooled connection is taken", async () => {
+    const { key } = await keyOwnedBy("editor");
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    let holding = 0;
+    // Every connection of the pool held by a transaction that waits on the test, not on a clock.
+    const holders = Array.from({ length: POOL_SIZE }, () =>
+      db().$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT 1`;
+          holding++;
+          await gate;
+        },
+        { timeout: 120_000, maxWait: 120_000 },
+      ),
+    );
+    try {
+      const deadline = Date.now() + 60_000;
+      while (holding < POOL_SIZE && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(holding).toBe(POOL_SIZE);
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      try {
+        const failed = await resolve(key).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(failed).toBeInstanceOf(ServiceUnavailableError);
+        const response = errorResponse(failed);
+        expect(response.status).toBe(503);
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+        // Why, once for the outage, not once per request.
+        await expect(resolve(key)).rejects.toThrow(ServiceUnavailableError);
+        expect(
+          warn.mock.calls.filter(([line]) => /API key check could not finish/.test(String(line))),
+        ).toHaveLength(1);
+      } finally {
+        warn.mockRestore();
+      }
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
+    expect(await resolve(key)).toMatchObject({ kind: "api_key" });
+  });
+
+  it("is a 503 when the database cannot be reached", async () => {
+    const { key } = await keyOwnedBy("editor");
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((r) => server.close(() => r()));
+    const url = new URL(inject("pgUrl")!);
+    url.port = String(port);
+    await switchDatabase({ kind: "postgres", url: url.toString() });
+    try {
+      await expect(resolve(key)).rejects.toThrow(ServiceUnavailableError);
+    } finally {
+      await switchDatabase({ kind: "postgres", url: inject("pgUrl")! });
+    }
+    expect(await resolve(key)).toMatchObject({ kind: "api_key" });
   });
 });

@@ -1,7 +1,6 @@
 import type { Client as PgClient } from "pg";
-import { databaseTarget } from "@/lib/env";
 import { log } from "@/lib/log";
-import { db, dbKind } from "./client";
+import { db, dbKind, dbTarget } from "./client";
 import type { PrismaClient } from "./generated/prisma/client";
 import type { Tx } from "./transaction";
 
@@ -110,7 +109,7 @@ function lost(s: State, client: PgClient, reason: string): void {
 }
 
 function url(): string {
-  const target = databaseTarget();
+  const target = dbTarget();
   return target.kind === "postgres" ? target.url : "";
 }
 
@@ -122,7 +121,7 @@ async function connect(s: State, connectionString: string): Promise<void> {
     connectionString,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
-    application_name: "charter-change-bus",
+    application_name: `charter-change-bus ${process.pid}`,
   });
   s.pg = client;
   // The listener never keeps a process alive (a CLI command exits when its work is done).

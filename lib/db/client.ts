@@ -87,6 +87,11 @@ export function dbKind(): DatabaseTarget["kind"] {
   return (globalCache.__charterDb?.target ?? databaseTarget()).kind;
 }
 
+/** The database this process's client talks to (or will, once opened). */
+export function dbTarget(): DatabaseTarget {
+  return globalCache.__charterDb?.target ?? databaseTarget();
+}
+
 /** Closes the process-wide client (CLI commands call this before exiting). */
 export async function closeDb(): Promise<void> {
   const cached = globalCache.__charterDb;

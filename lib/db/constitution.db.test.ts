@@ -10,6 +10,7 @@ import { ConflictError, ValidationError } from "@/lib/errors";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { setupTestDatabase } from "@/test/db";
 import { auditLog } from "./audit";
+import { changeBus } from "./change-bus";
 import { db, switchDatabase } from "./client";
 import { ConstitutionInvalidError, constitutionVersions, contentHash } from "./constitution";
 
@@ -350,6 +351,8 @@ describe("the version in force when reading it fails", () => {
       },
     });
     await db().constitutionHead.update({ where: { id: 1 }, data: { versionId: row.id } });
+    // Written past the repository: announced by hand, as the repository would.
+    await changeBus.announce({ topic: "constitution" });
     const get = vi
       .spyOn(constitutionVersions, "get")
       .mockRejectedValueOnce(new Error("timeout exceeded when trying to connect"));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConstitutionFile } from "@/lib/constitution";
+import { changeBus } from "@/lib/db/change-bus";
 import { db } from "@/lib/db/client";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { agentEventSchema } from "@/lib/schemas/events";
@@ -16,6 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db().constitutionHead.update({ where: { id: 1 }, data: { versionId: headBefore } });
+  // Written past the repository: announced by hand, as the repository would.
+  await changeBus.announce({ topic: "constitution" });
   await teardown();
 });
 
@@ -47,6 +50,8 @@ describe("a version stored before NULs were refused", () => {
       },
     });
     await db().constitutionHead.update({ where: { id: 1 }, data: { versionId: row.id } });
+    // Written past the repository: announced by hand, as the repository would.
+    await changeBus.announce({ topic: "constitution" });
 
     const session = unique("legacy");
     const response = await ingestEvents([
