@@ -51,6 +51,16 @@ const ENGINE_FORBIDDEN = [
   },
 ];
 
+/**
+ * The engine reaches nothing in lib/ but itself, lib/errors and lib/json-reply (both
+ * pure), so it cannot reach I/O through another module either.
+ */
+const ENGINE_ONLY = {
+  regex: "^@/lib/(?!(constitution|reward|credit|playbook)(/|$)|errors$|json-reply$)",
+  message:
+    "The engine imports only the engine, lib/errors and lib/json-reply: anything else in lib/ may reach I/O.",
+};
+
 /** The database client and driver: only lib/db touches them; everything else goes through a repository. */
 const DATABASE_CLIENT = [
   {
@@ -68,6 +78,44 @@ const DATABASE_CLIENT = [
   },
   { group: ["pg", "pg/*"], message: "Only lib/db talks to PostgreSQL: use a lib/db repository." },
 ];
+
+/**
+ * The layers, top to bottom: app/ and components/ (pages) -> lib/actions and lib/http
+ * (the ways in for people and machines) -> lib/services -> lib/db -> the engine. A layer
+ * imports only the layers under it; lib/schemas and lib/errors (and the role list,
+ * lib/auth/roles) are usable by all. Each pattern catches the `@/` alias and a relative
+ * path alike.
+ */
+const relative = (folder) =>
+  folder.startsWith("lib/") ? `(lib/)?${folder.slice("lib/".length)}` : folder;
+const layer = (folder, message) => ({
+  regex: `^(@/${folder}|(\\.\\./)+${relative(folder)})(/|$)`,
+  message,
+});
+const ABOVE_SERVICES = [
+  layer("app", "Only pages import app/: a layer imports only the layers under it."),
+  layer("components", "Only pages import components/: a layer imports only the layers under it."),
+  layer("lib/actions", "lib/actions is a way in (server actions): a lower layer never imports it."),
+  layer("lib/http", "lib/http is a way in (route handlers): a lower layer never imports it."),
+];
+const ABOVE_DB = [
+  ...ABOVE_SERVICES,
+  layer("lib/services", "lib/services sits above lib/db: a lower layer never imports it."),
+];
+/**
+ * lib/auth (sessions, keys, page guards) sits at the services' level: it reads lib/db. From
+ * lib/db only its role list and the Better Auth instance (which keeps the keys) are reached.
+ */
+const AUTH_FROM_BELOW = {
+  regex: "^(@/lib/|(\\.\\./)+(lib/)?)auth/(?!roles$|auth$)",
+  message:
+    "Only lib/auth/roles (and, in lib/db, lib/auth/auth) may be imported from below the ways in.",
+};
+const AUTH_FROM_SCHEMAS = {
+  regex: "^(@/lib/|(\\.\\./)+(lib/)?)auth/(?!roles$)",
+  message: "lib/schemas may import lib/auth/roles only.",
+};
+const DB_FROM_BELOW = layer("lib/db", "lib/db sits above this layer: it never imports lib/db.");
 
 const config = [
   {
@@ -134,8 +182,65 @@ const config = [
               message:
                 "Components do not import lib/db: take row and view types from lib/schemas (e.g. lib/schemas/session-rows.ts).",
             },
+            layer("app", "Components do not import pages (app/)."),
+            layer(
+              "lib/services",
+              "Components call server actions (lib/actions), never a service: view types live in lib/schemas.",
+            ),
+            layer("lib/http", "Components do not import route handlers' code (lib/http)."),
           ],
         },
+      ],
+    },
+  },
+  {
+    // The layers (see ABOVE_SERVICES): each folder imports only what is under it.
+    files: ["lib/actions/**", "lib/http/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...DATABASE_CLIENT, ...ABOVE_SERVICES.slice(0, 2)] },
+      ],
+    },
+  },
+  {
+    files: ["lib/auth/**"],
+    ignores: ["**/*.test.ts", "lib/auth/auth.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [...DATABASE_CLIENT, ...ABOVE_SERVICES] }],
+    },
+  },
+  {
+    files: ["lib/services/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [...DATABASE_CLIENT, ...ABOVE_SERVICES] }],
+    },
+  },
+  {
+    files: ["lib/db/**"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...ABOVE_DB, AUTH_FROM_BELOW] }] },
+  },
+  {
+    files: ["lib/schemas/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...DATABASE_CLIENT, ...ABOVE_DB, AUTH_FROM_SCHEMAS, DB_FROM_BELOW] },
+      ],
+    },
+  },
+  {
+    // Helpers the services use: reading constitution files, the LLM client, transcripts.
+    files: ["lib/files/**", "lib/llm/**", "lib/transcripts/**"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [...DATABASE_CLIENT, ...ABOVE_DB, AUTH_FROM_SCHEMAS, DB_FROM_BELOW] },
       ],
     },
   },
@@ -143,7 +248,7 @@ const config = [
     files: ["lib/constitution/**", "lib/reward/**", "lib/credit/**", "lib/playbook/**"],
     ignores: ["**/*.test.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ENGINE_FORBIDDEN }],
+      "no-restricted-imports": ["error", { patterns: [...ENGINE_FORBIDDEN, ENGINE_ONLY] }],
       "no-restricted-globals": [
         "error",
         { name: "process", message: "The engine is pure: configuration comes in as arguments." },
