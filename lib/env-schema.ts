@@ -27,6 +27,9 @@ const optionalText = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+/** The server's heap cap in MB unless CHARTER_SERVER_HEAP_MB says otherwise (measured: docs/deployment.md). */
+export const SERVER_HEAP_MB_DEFAULT = 384;
+
 /** The name CHARTER_INIT_API_KEY is stored under when CHARTER_INIT_API_KEY_NAME is unset. */
 export const INIT_API_KEY_DEFAULT_NAME = "init";
 
@@ -250,6 +253,27 @@ export const envSchema = z.object({
     .describe(
       "Reverse proxies (IPs or CIDR ranges, comma-separated) whose X-Forwarded-For is believed; unset, sign-in rate limits key on the connecting address.",
     ),
+  CHARTER_DRAIN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(25_000)
+    .describe(
+      "On SIGTERM or SIGINT the server answers /api/health 503 draining, lets requests in flight finish and writes what it buffered, then exits; this bounds that, in ms (keep it under your orchestrator's kill timeout, 30 s in Kubernetes).",
+    ),
+  CHARTER_SERVER_HEAP_MB: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65_536)
+    .default(SERVER_HEAP_MB_DEFAULT)
+    .describe(
+      `The server's V8 heap cap in MB, which \`charter serve\` gives the Next.js process as --max-old-space-size (default ${SERVER_HEAP_MB_DEFAULT}, measured in docs/deployment.md); 0 leaves Node's own limit. A --max-old-space-size in NODE_OPTIONS wins.`,
+    ),
+  NODE_OPTIONS: optionalText.describe(
+    "Node.js options; `charter serve` passes them to the server process, adding CHARTER_SERVER_HEAP_MB's cap unless they set --max-old-space-size themselves.",
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;

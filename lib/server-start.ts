@@ -1,15 +1,16 @@
 import { firstAdminLink } from "@/lib/auth/bootstrap";
-import { WARM_UP_API_KEY } from "@/lib/auth/caller";
 import { installClientIpStamp } from "@/lib/auth/client-ip";
+import { lifecycle } from "@/lib/db/lifecycle";
+import { weightSets } from "@/lib/db/weights";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { ensureConstitution } from "@/lib/services/constitution";
+import { installRequestTracking, installSignalDrain } from "@/lib/server-drain";
+import { currentStore, ensureConstitution } from "@/lib/services/constitution";
 import { applyInitOnStart } from "@/lib/services/init";
-import { startRecomputeWorker } from "@/lib/services/recompute";
-import { startReflectionWorker } from "@/lib/services/reflect";
-import { currentStore } from "@/lib/services/constitution";
-import { weightSets } from "@/lib/db/weights";
-import { markStarting } from "@/lib/startup";
+import { startRecomputeWorker, stopRecomputeWorker } from "@/lib/services/recompute";
+import { startReflectionWorker, stopReflectionWorker } from "@/lib/services/reflect";
+import { setServerState } from "@/lib/startup";
+import { warmIngestPath } from "./server-warm-up";
 
 /**
  * Builds the retrieval index of the version in force and runs one retrieval, so that
@@ -22,44 +23,27 @@ async function warmRetrieval(): Promise<void> {
   log.info(`retrieval index ready in ${Math.round(performance.now() - started)} ms`);
 }
 
-/** Work done once per server process, after migrations (which `charter serve` runs first). */
-/**
- * Asks the ingestion route once (with a key that is refused: nothing is recorded) as
- * soon as the server answers, so its code, the API-key check and the database pool
- * are ready before /api/health says ok. Gives up after WARM_ROUTES_MS.
- */
-async function warmRoutes(selfUrl: string | undefined): Promise<void> {
-  if (!selfUrl) return;
-  const started = performance.now();
-  const body = JSON.stringify({
-    type: "UserPromptSubmit",
-    id: "charter-warm-up",
-    session_id: "charter-warm-up",
-    prompt: "warm up",
-  });
-  while (performance.now() - started < WARM_ROUTES_MS) {
-    try {
-      await fetch(`${selfUrl}/api/v1/events`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-api-key": WARM_UP_API_KEY },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      log.info(`routes ready in ${Math.round(performance.now() - started)} ms`);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  log.warn(`could not reach ${selfUrl} to warm the routes; the first prompt may be slow`);
+function printFirstAdminLink(link: string): void {
+  console.log(
+    [
+      "",
+      "  Charter has no signed-in admin yet. Open this one-time link to sign in as the first admin:",
+      "",
+      `    ${link}`,
+      "",
+      "  It works once and expires in an hour; `charter users create-admin` makes another.",
+      "",
+    ].join("\n"),
+  );
 }
 
-const WARM_ROUTES_MS = 30_000;
-
-export async function onServerStart(): Promise<void> {
-  // First, so that no request reaches a rate limit keyed on an address the client chose.
-  installClientIpStamp();
-  markStarting(true);
+/**
+ * The one-off writes of a start (CHARTER_INIT_*, the shipped constitution, the first
+ * admin and its link), under the start-up lock: instances started together on one
+ * database do them one after another, so one of them applies CHARTER_INIT_* and prints
+ * the link, and the others find the rows made and say nothing (or where the link went).
+ */
+async function startUpWrites(): Promise<void> {
   await applyInitOnStart();
   try {
     await ensureConstitution();
@@ -67,30 +51,39 @@ export async function onServerStart(): Promise<void> {
     log.error("could not import the shipped constitution", error);
   }
   try {
+    const outcome = await firstAdminLink(env().CHARTER_ADMIN_EMAIL);
+    if (outcome?.kind === "link") printFirstAdminLink(outcome.link);
+    else if (outcome?.kind === "printed-elsewhere")
+      log.info(
+        `a first-admin sign-in link was printed by another start at ${outcome.at.toISOString()}; \`charter users create-admin\` makes another`,
+      );
+  } catch (error) {
+    log.error("could not prepare the first admin sign-in link", error);
+  }
+}
+
+/** Work done once per server process, after migrations (which `charter serve` runs first). */
+export async function onServerStart(): Promise<void> {
+  // First, so that no request reaches a rate limit keyed on an address the client chose.
+  installClientIpStamp();
+  installRequestTracking();
+  setServerState("starting");
+  installSignalDrain(() => {
+    stopRecomputeWorker();
+    stopReflectionWorker();
+  });
+  try {
+    await lifecycle.serialisedStart(startUpWrites);
+  } catch (error) {
+    log.error("the start-up writes did not finish (a later start tries again)", error);
+  }
+  try {
     await warmRetrieval();
   } catch (error) {
     log.error("could not build the retrieval index", error);
   }
-  // The routes load on their first request: asked once here, after the server listens, so an agent's first prompt does not pay for it.
-  void warmRoutes(env().CHARTER_SELF_URL).finally(() => markStarting(false));
+  // The routes load on their first request: one real event, sent once the server listens, so an agent's first prompt does not pay for it.
+  void warmIngestPath(env().CHARTER_SELF_URL).finally(() => setServerState("ready"));
   startRecomputeWorker();
   if (env().CHARTER_REFLECT_ON_SESSION_END) startReflectionWorker();
-  try {
-    const link = await firstAdminLink(env().CHARTER_ADMIN_EMAIL);
-    if (link) {
-      console.log(
-        [
-          "",
-          "  Charter has no signed-in admin yet. Open this one-time link to sign in as the first admin:",
-          "",
-          `    ${link}`,
-          "",
-          "  It works once and expires in an hour; `charter users create-admin` makes another.",
-          "",
-        ].join("\n"),
-      );
-    }
-  } catch (error) {
-    log.error("could not prepare the first admin sign-in link", error);
-  }
 }

@@ -1,15 +1,24 @@
 /**
- * Whether this server process is still getting ready (migrations done, retrieval
- * index being built). Kept on globalThis: Next.js bundles the instrumentation hook
- * and the routes apart, and both must see the same flag.
+ * Where this server process is in its life, for GET /api/health (a load balancer's
+ * readiness check): "starting" until the real ingestion path answered once (or the
+ * warm-up gave up), "ready", then "draining" from SIGTERM/SIGINT until exit. Kept on
+ * globalThis: Next.js bundles the instrumentation hook and the routes apart, and both
+ * must see the same state.
  */
-const startup = globalThis as unknown as { __charterStarting?: boolean };
+export type ServerState = "starting" | "ready" | "draining";
 
-export function markStarting(starting: boolean): void {
-  startup.__charterStarting = starting;
+const holder = globalThis as unknown as { __charterServerState?: ServerState };
+
+/** Moves the state on; "draining" is final (a late warm-up never makes a draining server ready). */
+export function setServerState(state: ServerState): void {
+  if (holder.__charterServerState === "draining") return;
+  holder.__charterServerState = state;
 }
 
-/** False while the server is still getting ready (GET /api/health answers 503 "starting" meanwhile). */
-export function serverReady(): boolean {
-  return !startup.__charterStarting;
+/**
+ * This process's state. A process where nothing set one (a route test, `next dev`
+ * before instrumentation ran) counts as ready.
+ */
+export function serverState(): ServerState {
+  return holder.__charterServerState ?? "ready";
 }

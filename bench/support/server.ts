@@ -1,8 +1,11 @@
 /**
  * A Charter server for benches and load scripts: a fresh PostgreSQL database, an
  * admin, an API key with the given scopes, and `charter serve` (the production
- * build: run `npx next build` first) on a loopback port. `stop()` ends the server
- * and drops the database.
+ * build in CHARTER_NEXT_DIST_DIR: run `npx next build` first) on a loopback port.
+ * `stop()` ends the server (it drains on SIGTERM) and drops the database. A second
+ * instance on the same database (startSecondInstance) and bare `charter serve`
+ * processes on a database of your own (freshDatabase, instanceEnv, spawnServe) are
+ * what the scale-out tests and bench/two-instances.ts use.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -31,7 +34,21 @@ export type BenchServer = {
   dataDir: string;
   process: ChildProcess;
   env: NodeJS.ProcessEnv;
+  /** What the server wrote to stdout and stderr so far (when they are piped). */
+  output(): string;
+  /** Ends the server (SIGTERM to its process group, waiting for it to exit) and drops the database. */
   stop(): Promise<void>;
+};
+
+/** A `charter serve` process: its output, and a stop that waits for it to exit. */
+export type ServeProcess = {
+  url: string;
+  process: ChildProcess;
+  env: NodeJS.ProcessEnv;
+  output(): string;
+  /** Sends `signal` to the server's process group; resolves with its exit code (null: killed) once it exited. */
+  signal(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
+  exited: Promise<number | null>;
 };
 
 export async function admin(sql: string): Promise<void> {
@@ -44,7 +61,7 @@ export async function admin(sql: string): Promise<void> {
   }
 }
 
-/** Waits until GET /api/health answers 200 (the server is up and its retrieval index built). */
+/** Waits until GET /api/health answers 200 (the server is up and its ingestion path warm). */
 export async function waitHealthy(url: string, timeoutMs = 300_000): Promise<number> {
   const started = performance.now();
   for (;;) {
@@ -59,40 +76,87 @@ export async function waitHealthy(url: string, timeoutMs = 300_000): Promise<num
   }
 }
 
-export async function startBenchServer(options: {
-  port: number;
-  scopes?: string[];
-  signIn?: boolean;
+/** A fresh, empty PostgreSQL database on the local server; returns its URL. */
+export async function freshDatabase(name: string): Promise<string> {
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name}`);
+  return `${PG_SERVER}/${name}`;
+}
+
+/** The environment of one instance: the database, secret and public URL given, its own data directory. */
+export function instanceEnv(options: {
+  databaseUrl: string;
+  secret: string;
+  publicUrl: string;
   env?: Record<string, string>;
-  /** "inherit" shows the server's errors (the fuzz bench does). */ stderr?: "inherit";
-}): Promise<BenchServer> {
-  const db = `charter_bench_${process.pid}_${options.port}`;
-  await admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${db}`);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-bench-"));
-  const url = `http://127.0.0.1:${options.port}`;
+}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    DATABASE_URL: `${PG_SERVER}/${db}`,
-    CHARTER_DATA_DIR: dataDir,
-    BETTER_AUTH_SECRET: randomBytes(32).toString("hex"),
-    BETTER_AUTH_URL: url,
+    DATABASE_URL: options.databaseUrl,
+    CHARTER_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "charter-bench-")),
+    BETTER_AUTH_SECRET: options.secret,
+    BETTER_AUTH_URL: options.publicUrl,
     NODE_ENV: "production",
     ...options.env,
   };
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
+  return env;
+}
 
-  const migrated = spawnSync(process.execPath, [BIN, "db", "migrate"], {
-    env,
+/**
+ * Spawns `charter serve` (which migrates, then runs `next start` on the build in
+ * CHARTER_NEXT_DIST_DIR) on a loopback port, in a process group of its own; its output
+ * is kept for `output()` (or passed through when `stderr` is "inherit"). Does not wait
+ * for it to be healthy.
+ */
+export function spawnServe(options: {
+  port: number;
+  env: NodeJS.ProcessEnv;
+  stderr?: "inherit";
+}): ServeProcess {
+  const child = spawn(process.execPath, [BIN, "serve", "--port", String(options.port)], {
+    env: options.env,
     cwd: ROOT,
-    stdio: ["ignore", "inherit", "pipe"],
-    encoding: "utf8",
+    stdio: ["ignore", "pipe", options.stderr ?? "pipe"],
+    detached: true,
   });
-  if (migrated.status !== 0) throw new Error(`charter db migrate failed: ${migrated.stderr}`);
-  // An admin, an API key and (when asked) a sign-in link, made in a child process with the
-  // server's environment: the link is the child's own and works against the same database.
-  const keyScript = path.join(dataDir, "key.mts");
+  const chunks: string[] = [];
+  child.stdout?.on("data", (c: Buffer) => chunks.push(c.toString()));
+  child.stderr?.on("data", (c: Buffer) => chunks.push(c.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code, sig) => resolve(sig ? null : code)),
+  );
+  return {
+    url: `http://127.0.0.1:${options.port}`,
+    process: child,
+    env: options.env,
+    output: () => chunks.join(""),
+    exited,
+    async signal(signal = "SIGTERM", timeoutMs = 60_000) {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // gone
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), timeoutMs)));
+      const code = await Promise.race([exited, late]);
+      clearTimeout(timer);
+      if (code !== "late") return code;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // gone
+      }
+      return exited;
+    },
+  };
+}
+
+/** An admin, an API key with `scopes` and (when asked) a sign-in link, made by a child process with the server's environment. */
+function makeKey(env: NodeJS.ProcessEnv, scopes: string[], signIn: boolean) {
+  const keyScript = path.join(env.CHARTER_DATA_DIR!, "key.mts");
   writeFileSync(
     keyScript,
     [
@@ -100,9 +164,9 @@ export async function startBenchServer(options: {
       `import { apiKeys } from "@/lib/db/api-keys";`,
       `import { closeDb } from "@/lib/db/client";`,
       `const a = await upsertAdmin("bench@charter.local", "Bench");`,
-      `const k = await apiKeys.create({ name: "bench", scopes: ${JSON.stringify(options.scopes ?? ["ingest"])} }, { id: a.id, label: "bench" });`,
+      `const k = await apiKeys.create({ name: "bench", scopes: ${JSON.stringify(scopes)} }, { id: a.id, label: "bench" });`,
       `console.log(k.key);`,
-      options.signIn ? `console.log(await issueSignInLink("bench@charter.local"));` : "",
+      signIn ? `console.log(await issueSignInLink("bench@charter.local"));` : "",
       `await closeDb();`,
     ].join("\n"),
   );
@@ -114,27 +178,43 @@ export async function startBenchServer(options: {
   const [key, signInLink = null] = made.stdout
     .trim()
     .split("\n")
-    .slice(options.signIn ? -2 : -1);
-  if (!key?.startsWith("chk_") || (options.signIn && !signInLink))
+    .slice(signIn ? -2 : -1);
+  if (!key?.startsWith("chk_") || (signIn && !signInLink))
     throw new Error(
-      `could not make an API key${options.signIn ? " and a sign-in link" : ""}: ${made.stderr}`,
+      `could not make an API key${signIn ? " and a sign-in link" : ""}: ${made.stderr}`,
     );
+  return { key, signInLink };
+}
 
-  const child = spawn(process.execPath, [BIN, "serve", "--port", String(options.port)], {
+export async function startBenchServer(options: {
+  port: number;
+  scopes?: string[];
+  signIn?: boolean;
+  env?: Record<string, string>;
+  /** "inherit" shows the server's errors (the fuzz bench does). */ stderr?: "inherit";
+}): Promise<BenchServer> {
+  const db = `charter_bench_${process.pid}_${options.port}`;
+  const databaseUrl = await freshDatabase(db);
+  const url = `http://127.0.0.1:${options.port}`;
+  const env = instanceEnv({
+    databaseUrl,
+    secret: randomBytes(32).toString("hex"),
+    publicUrl: url,
+    env: options.env,
+  });
+
+  const migrated = spawnSync(process.execPath, [BIN, "db", "migrate"], {
     env,
     cwd: ROOT,
-    stdio: ["ignore", "pipe", options.stderr ?? "pipe"],
-    detached: true,
+    stdio: ["ignore", "inherit", "pipe"],
+    encoding: "utf8",
   });
-  child.stdout?.resume();
-  child.stderr?.resume();
+  if (migrated.status !== 0) throw new Error(`charter db migrate failed: ${migrated.stderr}`);
+  const { key, signInLink } = makeKey(env, options.scopes ?? ["ingest"], options.signIn ?? false);
+
+  const served = spawnServe({ port: options.port, env, stderr: options.stderr });
   const stop = async () => {
-    try {
-      process.kill(-child.pid!, "SIGTERM");
-    } catch {
-      // gone
-    }
-    await new Promise((r) => setTimeout(r, 1_000));
+    await served.signal("SIGTERM");
     await admin(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
   };
   try {
@@ -147,12 +227,41 @@ export async function startBenchServer(options: {
     url,
     key,
     signInLink,
-    databaseUrl: `${PG_SERVER}/${db}`,
-    dataDir,
-    process: child,
+    databaseUrl,
+    dataDir: env.CHARTER_DATA_DIR!,
+    process: served.process,
     env,
+    output: served.output,
     stop,
   };
+}
+
+/**
+ * A second instance of a bench server: the same database, secret and public URL, its own
+ * data directory and port (as docs/deployment.md runs instances behind a balancer).
+ * `stop()` ends this instance only; the first one's stop drops the database.
+ */
+export async function startSecondInstance(
+  first: BenchServer,
+  port: number,
+): Promise<ServeProcess & { stop(): Promise<void> }> {
+  const env = instanceEnv({
+    databaseUrl: first.databaseUrl,
+    secret: first.env.BETTER_AUTH_SECRET!,
+    publicUrl: first.env.BETTER_AUTH_URL!,
+    env: first.env.NODE_OPTIONS ? { NODE_OPTIONS: first.env.NODE_OPTIONS } : {},
+  });
+  const served = spawnServe({ port, env });
+  const stop = async () => {
+    await served.signal("SIGTERM");
+  };
+  try {
+    await waitHealthy(served.url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { ...served, stop };
 }
 
 /** The pid of this user's process listening on a TCP port, from /proc (null when not found). */

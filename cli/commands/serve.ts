@@ -15,6 +15,19 @@ function parsePort(value: string): number {
   return port;
 }
 
+/**
+ * NODE_OPTIONS for the server process: the user's own, plus `--max-old-space-size` from
+ * CHARTER_SERVER_HEAP_MB unless they set one themselves (theirs wins) or the cap is 0.
+ */
+export function nodeOptionsWithHeapCap(
+  own: string | undefined,
+  heapMb: number,
+): { NODE_OPTIONS?: string } {
+  if (heapMb <= 0 || /--max-old-space-size\b/.test(own ?? ""))
+    return own ? { NODE_OPTIONS: own } : {};
+  return { NODE_OPTIONS: [own, `--max-old-space-size=${heapMb}`].filter(Boolean).join(" ") };
+}
+
 /** How often a silent build says it is still working. */
 const PROGRESS_INTERVAL_MS = 5_000;
 
@@ -117,12 +130,30 @@ async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<nu
   }
   // The URL its sign-in links use (BETTER_AUTH_URL, else where it listens): what create-admin must print.
   recordServer(e, e.BETTER_AUTH_URL ?? url);
-  console.log(`charter: ${mode === "dev" ? "development server" : "serving"} on ${url}`);
+  const heap = nodeOptionsWithHeapCap(
+    e.NODE_OPTIONS,
+    mode === "start" ? e.CHARTER_SERVER_HEAP_MB : 0,
+  );
+  const capped = /--max-old-space-size=(\d+)/.exec(heap.NODE_OPTIONS ?? "")?.[1];
+  console.log(
+    `charter: ${mode === "dev" ? "development server" : "serving"} on ${url}${capped ? ` (heap cap ${capped} MB)` : ""}`,
+  );
   const child = spawn(
     process.execPath,
     [next, mode, "--port", String(port), "--hostname", options.host],
-    { cwd: ROOT, env: { ...childEnv(), CHARTER_SELF_URL: url }, stdio: "inherit" },
+    {
+      cwd: ROOT,
+      env: {
+        ...childEnv(),
+        CHARTER_SELF_URL: url,
+        // The server drains on SIGTERM itself (lib/server-drain.ts): Next's handler would close the listener and exit first.
+        NEXT_MANUAL_SIG_HANDLE: "1",
+        ...heap,
+      },
+      stdio: "inherit",
+    },
   );
+  // Forwarded; the server drains and exits 0, and this process exits with it.
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   return new Promise<number>((resolve) =>
     child.on("close", (c, sig) => resolve(c ?? (sig ? 0 : 1))),

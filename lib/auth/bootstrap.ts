@@ -1,4 +1,5 @@
 import { SYSTEM_ACTOR, type Actor } from "@/lib/db/audit";
+import { FIRST_ADMIN_LINK_ACTOR, lifecycle } from "@/lib/db/lifecycle";
 import { users } from "@/lib/db/users";
 import { auth, SIGN_IN_LINK_TTL_SECONDS } from "./auth";
 import { captureSignInLink } from "./links";
@@ -36,14 +37,28 @@ export async function upsertAdmin(
 }
 
 /**
- * On a fresh install, creates the first admin and returns a one-time sign-in link
- * for it (printed by the server like Jupyter's token). Until somebody has signed
- * in, every start prints a fresh link; afterwards it returns null.
+ * How long a first-admin link printed at start stands for every instance starting on the
+ * same database: instances started together (one start-up wave) print one link between them.
  */
-export async function firstAdminLink(email: string): Promise<string | null> {
+export const FIRST_ADMIN_LINK_WAVE_SECONDS = 300;
+
+/** What a start says about the first admin: a fresh link, the time another start printed one, or nothing (somebody signed in). */
+export type FirstAdminLink =
+  { kind: "link"; link: string } | { kind: "printed-elsewhere"; at: Date } | null;
+
+/**
+ * On a fresh install, creates the first admin and returns a one-time sign-in link
+ * for it (printed by the server like Jupyter's token). Until somebody has signed in,
+ * each start-up wave gets one fresh link: a start within FIRST_ADMIN_LINK_WAVE_SECONDS
+ * of another start's link says when that one was printed instead. Call it under
+ * lifecycle.serialisedStart: the audit row of the link is the claim the next start reads.
+ */
+export async function firstAdminLink(email: string): Promise<FirstAdminLink> {
   const admin = await ensureAdmin(email);
   if (!admin.appointed && (await users.anySignedIn())) return null;
-  return issueSignInLink(admin.email);
+  const printed = await lifecycle.firstAdminLinkSince(admin.id, FIRST_ADMIN_LINK_WAVE_SECONDS);
+  if (printed) return { kind: "printed-elsewhere", at: printed };
+  return { kind: "link", link: await issueSignInLink(admin.email, FIRST_ADMIN_LINK_ACTOR) };
 }
 
 /**

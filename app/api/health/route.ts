@@ -2,14 +2,17 @@ import { resolveCaller } from "@/lib/auth/caller";
 import { health as database } from "@/lib/db/health";
 import { DATABASE_RETRY_AFTER_SECONDS, UnauthorizedError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
-import { serverReady } from "@/lib/startup";
+import { serverState } from "@/lib/startup";
 import { VERSION } from "@/lib/version";
 
 export const dynamic = "force-dynamic";
 
 /**
- * GET /api/health: `{status, db, version}`, public. With `?auth=1` it also demands a
- * session or an API key and says who the caller is (used to check credentials).
+ * GET /api/health: `{status, db, version}`, public; a load balancer's readiness check.
+ * 200 "ok" when this instance takes traffic; 503 with Retry-After while it is "starting"
+ * (its ingestion path not yet warm), "draining" (SIGTERM arrived: send new work
+ * elsewhere) or "degraded" (the database does not answer). With `?auth=1` it also
+ * demands a session or an API key and says who the caller is (used to check credentials).
  */
 export const GET = route("public", async ({ req }) => {
   let who: { kind: string; name: string } | undefined;
@@ -18,9 +21,17 @@ export const GET = route("public", async ({ req }) => {
     if (!caller) throw new UnauthorizedError();
     who = { kind: caller.kind, name: caller.kind === "user" ? caller.email : caller.name };
   }
+  const state = serverState();
+  const kind = database.kind() === "embedded" ? "embedded" : "postgres";
+  // Draining answers at once, without the database: the balancer must stop sending work even if the database is slow.
+  if (state === "draining")
+    return Response.json(
+      { status: "draining", db: kind, version: VERSION },
+      { status: 503, headers: { "retry-after": "1" } },
+    );
   const health = await database.check();
-  // Not healthy before the retrieval index is built: a prompt sent now would miss the hook's budget.
-  if (health.ok && !serverReady())
+  // Not ready before the ingestion path answered once: a prompt sent now would miss the hook's budget.
+  if (health.ok && state === "starting")
     return Response.json(
       { status: "starting", db: health.db, version: VERSION },
       { status: 503, headers: { "retry-after": "1" } },
