@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffFiles } from "./diff";
+import { createTwoFilesPatch } from "diff";
 import {
   boundedDiffs,
   DIFF_TIME_BUDGET_MS,
@@ -8,6 +8,28 @@ import {
   MAX_DIFF_LINES_PER_FILE,
 } from "./diff-limits";
 import { MAX_FILE_BYTES } from "./limits";
+
+/** The unbounded diff, file by file, that boundedDiffs must agree with on small changes (the `diff` package's own patch). */
+function fullPatches(
+  before: readonly { path: string; text: string }[],
+  after: readonly { path: string; text: string }[],
+): { patch: string }[] {
+  const a = new Map(before.map((f) => [f.path, f.text]));
+  const b = new Map(after.map((f) => [f.path, f.text]));
+  return [...new Set([...a.keys(), ...b.keys()])].sort().map((path) => ({
+    patch: createTwoFilesPatch(
+      `a/${path}`,
+      `b/${path}`,
+      a.get(path) ?? "",
+      b.get(path) ?? "",
+      "",
+      "",
+      {
+        context: 3,
+      },
+    ),
+  }));
+}
 
 const lines = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => `  - line ${i} ${tag}`).join("\n") + "\n";
@@ -22,7 +44,7 @@ describe("boundedDiffs", () => {
       { path: "core.yaml", text: "a: 1\nb: 20\nc: 3\n" },
       { path: "overlays/medical.yaml", text: "y: 1\n" },
     ];
-    const full = diffFiles(before, after);
+    const full = fullPatches(before, after);
     const bounded = boundedDiffs(before, after);
     expect(
       bounded.map((d) => [d.path, d.status, d.additions, d.deletions, d.hidden, d.skipped]),

@@ -31,7 +31,6 @@ export const evalCaseSchema = z.strictObject({
   forbid: z.array(idPattern.regex(/^[^*]+\*?$/, "may only end in *")).default([]),
   note: z.string().trim().optional(),
 });
-export type EvalCaseInput = z.input<typeof evalCaseSchema>;
 export type EvalCase = z.output<typeof evalCaseSchema> & { file: string; line: number };
 
 /** What the eval must reach: `_rate`/`_recall`/`hit` limits are minimums or maximums as listed in THRESHOLDS. */
@@ -70,8 +69,6 @@ export const evalFileSchema = z.strictObject({
 
 /** A whole eval set: every file's cases, and the strictest of their thresholds. */
 export type EvalSet = { cases: EvalCase[]; thresholds: Thresholds };
-
-export const EMPTY_EVAL_SET: EvalSet = { cases: [], thresholds: {} };
 
 /** Merges thresholds keeping the strictest value of each (highest minimum, lowest maximum). */
 export function strictest(all: readonly Thresholds[]): Thresholds {

@@ -10,7 +10,6 @@ export * from "./llm-prompts";
 export * from "./llm-port";
 export * from "./store";
 export * from "./canonical";
-export * from "./diff";
 export * from "./eval-schema";
 export * from "./selection";
 export * from "./eval";

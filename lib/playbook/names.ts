@@ -12,16 +12,6 @@ export function formatKeypointName(n: bigint | number): string {
   return `kpt_${String(n).padStart(3, "0")}`;
 }
 
-/**
- * The playbook spec's generate_keypoint_name as the ACE fork has it: the highest `kpt_` number
- * among the names seen, plus one (`kpt_001` when there is none). Never the lowest free
- * number, so a name removed from the file is not handed to a new point while a higher
- * one remains; names that are not `kpt_NNN` are ignored.
- */
-export function generateKeypointName(seen: Iterable<string>): string {
-  return formatKeypointName(highestKptNumber(seen) + 1n);
-}
-
 /** The highest `kpt_` number among the names (0 when there is none). */
 export function highestKptNumber(names: Iterable<string>): bigint {
   let max = 0n;

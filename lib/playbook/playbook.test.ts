@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractionResultSchema } from "./extraction";
 import { loadPlaybook } from "./load";
-import { generateKeypointName } from "./names";
 import {
   formatPlaybook,
   PRUNE_HARMFUL_FLOOR,
@@ -185,12 +184,25 @@ describe("format, trust and save", () => {
     const saved = savePlaybook(emptyPlaybook(), new Date("2026-02-18T14:30:00Z"));
     expect(saved.last_updated).toBe("2026-02-18T14:30:00.000Z");
   });
-  it("names a point with the highest kpt_NNN seen plus one, never a lower free number", () => {
-    expect(generateKeypointName(new Set())).toBe("kpt_001");
-    expect(generateKeypointName(new Set(["kpt_001", "kpt_003"]))).toBe("kpt_004");
-    expect(generateKeypointName(new Set(["kpt_001", "kpt_002"]))).toBe("kpt_003");
-    expect(generateKeypointName(new Set(["style-9", "kpt_007"]))).toBe("kpt_008");
-  });
+  it.each([
+    [[], "kpt_001"],
+    [["kpt_001", "kpt_003"], "kpt_004"],
+    [["kpt_001", "kpt_002"], "kpt_003"],
+    [["style-9", "kpt_007"], "kpt_008"],
+  ])(
+    "names a new point after %j with the highest kpt_NNN seen plus one (%s), never a lower free number",
+    (names, expected) => {
+      const playbook = {
+        ...emptyPlaybook(),
+        key_points: names.map((name, i) => ({ name, text: `point ${i}`, helpful: 0, harmful: 0 })),
+      };
+      const { added } = updatePlaybookData(playbook, {
+        new_key_points: ["a new lesson"],
+        evaluations: [],
+      });
+      expect(added).toEqual([expected]);
+    },
+  );
   it("the schema refuses empty names and text, negative counters and repeated names; keeps other names and fields", () => {
     expect(
       playbookSchema.safeParse({

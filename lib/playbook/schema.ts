@@ -5,8 +5,6 @@ import { z } from "zod";
  * and Evaluation.
  */
 export const PLAYBOOK_VERSION = "1.0";
-/** The names Charter gives (`kpt_001`, ...). Files may hold other names: they are kept as they are. */
-export const KEYPOINT_NAME = /^kpt_\d{3,}$/;
 export const RATINGS = ["helpful", "harmful", "neutral"] as const;
 
 /**

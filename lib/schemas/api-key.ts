@@ -13,6 +13,5 @@ export const createApiKeySchema = z.object({
     .min(1, "Pick at least one scope.")
     .transform((s) => [...new Set(s)]),
 });
-export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 
 export const revokeApiKeySchema = z.object({ id: z.string().min(1) });

@@ -38,11 +38,9 @@ export type SaveFileInput = z.input<typeof saveFileSchema>;
 
 /** Saving `core.yaml` as a new version: shared by the core editor and the server action. */
 export const saveCoreSchema = saveFileSchema;
-export type SaveCoreInput = z.input<typeof saveCoreSchema>;
 
 /** Saving one overlay's YAML as a new version: shared by the editor and the server action. */
 export const saveOverlaySchema = saveFileSchema.extend({ domain: domainNameSchema });
-export type SaveOverlayInput = z.input<typeof saveOverlaySchema>;
 
 export const rollbackSchema = z.object({
   toVersionId: z.number().int().positive(),
@@ -59,7 +57,6 @@ export const retrieveSchema = z.object({
   topK: z.number().int().min(1).max(100).optional(),
   domain: domainNameSchema.optional(),
 });
-export type RetrieveInput = z.input<typeof retrieveSchema>;
 
 /** A constitution file an editor may change: core.yaml, an overlay or an eval file. */
 export const constitutionPathSchema = z
@@ -80,7 +77,6 @@ export const previewChangeSchema = z.object({
   text: fileTextSchema,
   replay: z.number().int().min(0).max(MAX_REPLAY).optional(),
 });
-export type PreviewChangeInput = z.input<typeof previewChangeSchema>;
 
 /** What saving a draft would change (lib/services/constitution-eval.ts previewChange), as the impact panel shows it. */
 export type ImpactPreview = {

@@ -16,14 +16,12 @@ export const overrideScoreSchema = z.object({
   value: unitScore,
   reason: z.string().trim().min(3, "Say why (at least 3 characters).").max(1000),
 });
-export type OverrideScoreInput = z.input<typeof overrideScoreSchema>;
 
 /** A new weight set: every principle's weight, and why. */
 export const saveWeightsSchema = z.object({
   weights: weightsSchema,
   message: z.string().trim().min(1, "Say why the weights change.").max(500),
 });
-export type SaveWeightsInput = z.input<typeof saveWeightsSchema>;
 
 /** A keyset cursor: the last row's scored_at and turn id, so pages stay fast however deep. */
 export const turnCursorValueSchema = z.strictObject({
@@ -76,7 +74,6 @@ export const turnFiltersSchema = z.object({
     .optional()
     .describe("The `next` value of the previous page; anything else is refused."),
 });
-export type TurnFiltersInput = z.input<typeof turnFiltersSchema>;
 
 const DAY_MS = 86_400_000;
 

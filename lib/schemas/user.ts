@@ -7,7 +7,6 @@ export const inviteUserSchema = z.object({
   name: z.string().trim().min(1, "Enter a name.").max(100, "Keep the name under 100 characters."),
   role: roleSchema,
 });
-export type InviteUserInput = z.input<typeof inviteUserSchema>;
 
 export const setUserRoleSchema = z.object({ userId: z.string().min(1), role: roleSchema });
 export const setUserBlockedSchema = z.object({ userId: z.string().min(1), blocked: z.boolean() });

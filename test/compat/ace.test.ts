@@ -12,7 +12,6 @@ import {
   emptyPlaybook,
   extractionResultSchema,
   formatPlaybook,
-  generateKeypointName,
   HIGH_WATER_FIELD,
   loadPlaybook,
   savePlaybook,
@@ -354,7 +353,9 @@ describe("the ACE fork's scoring tests, restated", () => {
 
   // test_generate_keypoint_name_malformed
   it("name generation skips kpt_ names without a number", () => {
-    expect(generateKeypointName(new Set(["kpt_xyz", "kpt_", "kpt_004"]))).toBe("kpt_005");
+    const named = (names: string[]) =>
+      update(book(names.map((n, i) => kp(n, `point ${i}`))), { new_key_points: ["fresh"] }).added;
+    expect(named(["kpt_xyz", "kpt_", "kpt_004"])).toEqual(["kpt_005"]);
   });
 });
 
@@ -405,9 +406,11 @@ describe("names: never reused", () => {
   });
 
   it("names that are not kpt_NNN do not count; kpt_12_x counts as 12 as in the fork", () => {
-    expect(generateKeypointName(["style-40", "PAT-900", "kpt_002"])).toBe("kpt_003");
-    expect(generateKeypointName(["kpt_12_x"])).toBe("kpt_013");
-    expect(generateKeypointName(["kpt_999"])).toBe("kpt_1000");
+    const named = (names: string[]) =>
+      update(book(names.map((n, i) => kp(n, `point ${i}`))), { new_key_points: ["fresh"] }).added;
+    expect(named(["style-40", "PAT-900", "kpt_002"])).toEqual(["kpt_003"]);
+    expect(named(["kpt_12_x"])).toEqual(["kpt_013"]);
+    expect(named(["kpt_999"])).toEqual(["kpt_1000"]);
   });
 
   it("a bare string on load gets the highest number seen so far + 1", () => {
