@@ -38,7 +38,7 @@ const pause = (max: number) => new Promise((r) => setTimeout(r, Math.random() * 
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1_000 });
 
-/** One POST; resolves with the status and the time to the whole answer. */
+/** One POST; resolves with the status (0: no answer, the connection failed) and the time to the whole answer. */
 function post(
   url: string,
   key: string,
@@ -46,7 +46,9 @@ function post(
 ): Promise<{ status: number; ms: number; text: string }> {
   const data = Buffer.from(JSON.stringify(body));
   const started = performance.now();
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
+    const failed = (error: Error) =>
+      resolve({ status: 0, ms: performance.now() - started, text: error.message });
     const req = http.request(
       `${url}/api/v1/events`,
       {
@@ -69,10 +71,10 @@ function post(
             text: Buffer.concat(chunks).toString(),
           }),
         );
-        res.on("error", reject);
+        res.on("error", failed);
       },
     );
-    req.on("error", reject);
+    req.on("error", failed);
     req.end(data);
   });
 }

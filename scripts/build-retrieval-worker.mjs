@@ -34,10 +34,11 @@ const sources = Object.keys(result.metafile.inputs).filter(
   (input) => !input.includes("node_modules"),
 );
 mkdirSync(path.dirname(outfile), { recursive: true });
-const temporary = `${outfile}.${process.pid}.tmp`;
-writeFileSync(temporary, result.outputFiles[0].contents);
-writeFileSync(
-  path.join(ROOT, "dist", "retrieval-worker.sources.json"),
-  `${JSON.stringify(sources)}\n`,
-);
-renameSync(temporary, outfile);
+/** Written beside its final name, then renamed over it. */
+function replace(file, contents) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, file);
+}
+replace(path.join(ROOT, "dist", "retrieval-worker.sources.json"), `${JSON.stringify(sources)}\n`);
+replace(outfile, result.outputFiles[0].contents);

@@ -36,12 +36,17 @@ type Lane = {
   timer: NodeJS.Timeout | null;
   immediate: boolean;
 };
-type Queues = { lanes: Map<string, Lane>; draining: boolean };
+type Stats = { groups: number; requests: number; retried: number };
+type Queues = { lanes: Map<string, Lane>; draining: boolean; stats: Stats };
 
 // One set of queues per process: Next.js evaluates modules once per bundle layer.
 const holder = globalThis as unknown as { __charterIngestQueues?: Queues };
 function queues(): Queues {
-  holder.__charterIngestQueues ??= { lanes: new Map(), draining: false };
+  holder.__charterIngestQueues ??= {
+    lanes: new Map(),
+    draining: false,
+    stats: { groups: 0, requests: 0, retried: 0 },
+  };
   return holder.__charterIngestQueues;
 }
 
@@ -103,31 +108,43 @@ function flush(l: Lane): void {
 }
 
 /**
- * Applies a group and answers each request. A group that fails for any reason but an
- * unreachable database is applied again request by request, so a bad request fails
- * alone and nothing is acknowledged that did not commit; an unreachable database
- * fails every request of the group (503, and the hook spools).
+ * Applies the requests of one group in one transaction; each request's own outcome.
+ * A group that fails for any reason but an unreachable database is applied again
+ * request by request, so a bad request fails alone and nothing is acknowledged that
+ * did not commit; an unreachable database fails every request of the group (503, and
+ * the hook spools).
  */
-async function run(group: Waiting[]): Promise<void> {
+export async function commitGroup(
+  requests: PreparedEvents[],
+): Promise<PromiseSettledResult<EventsResponse>[]> {
+  const stats = queues().stats;
+  stats.groups++;
+  stats.requests += requests.length;
   try {
-    const responses = await applyGroup(group.map((w) => w.prepared));
-    group.forEach((w, i) => w.resolve(responses[i]!));
+    const responses = await applyGroup(requests);
+    return responses.map((value) => ({ status: "fulfilled", value }));
   } catch (error) {
-    if (group.length === 1 || isDatabaseUnavailable(error)) {
-      for (const w of group) w.reject(error);
-      return;
-    }
-    for (let i = 0; i < group.length; i += RETRY_CONCURRENCY)
-      await Promise.all(
-        group.slice(i, i + RETRY_CONCURRENCY).map(async (w) => {
-          try {
-            w.resolve((await applyGroup([w.prepared]))[0]!);
-          } catch (alone) {
-            w.reject(alone);
-          }
-        }),
+    if (requests.length === 1 || isDatabaseUnavailable(error))
+      return requests.map(() => ({ status: "rejected", reason: error }));
+    stats.retried++;
+    const out: PromiseSettledResult<EventsResponse>[] = [];
+    for (let i = 0; i < requests.length; i += RETRY_CONCURRENCY)
+      out.push(
+        ...(await Promise.allSettled(
+          requests.slice(i, i + RETRY_CONCURRENCY).map(async (r) => (await applyGroup([r]))[0]!),
+        )),
       );
+    return out;
   }
+}
+
+async function run(group: Waiting[]): Promise<void> {
+  const outcomes = await commitGroup(group.map((w) => w.prepared));
+  group.forEach((w, i) => {
+    const outcome = outcomes[i]!;
+    if (outcome.status === "fulfilled") w.resolve(outcome.value);
+    else w.reject(outcome.reason);
+  });
 }
 
 /**
@@ -136,9 +153,14 @@ async function run(group: Waiting[]): Promise<void> {
  * alone, in its own transaction.
  */
 export async function submitEvents(events: AgentEvent[], source: string): Promise<EventsResponse> {
-  const prepared = await prepareEvents(events, source);
-  if (events.length > ALONE_ABOVE_EVENTS) return (await applyGroup([prepared]))[0]!;
-  const l = lane(source);
+  return enqueue(await prepareEvents(events, source));
+}
+
+/** Queues a prepared request for the next group of its source (see submitEvents). */
+export function enqueue(prepared: PreparedEvents): Promise<EventsResponse> {
+  if (prepared.events.length > ALONE_ABOVE_EVENTS)
+    return applyGroup([prepared]).then(([only]) => only!);
+  const l = lane(prepared.source);
   return new Promise<EventsResponse>((resolve, reject) => {
     l.queue.push({ prepared, resolve, reject });
     schedule(l);
@@ -159,6 +181,11 @@ export async function drainIngestQueues(): Promise<void> {
   } finally {
     q.draining = false;
   }
+}
+
+/** Groups committed since the process started, the requests they held, and the groups applied again request by request. */
+export function groupStats(): Stats {
+  return { ...queues().stats };
 }
 
 onDrain("ingest", drainIngestQueues);
