@@ -12,6 +12,7 @@ export const DOC_SLUGS = [
   "principles",
   "playbook",
   "security",
+  "deployment",
   "compatibility",
 ] as const;
 export type DocSlug = (typeof DOC_SLUGS)[number];
