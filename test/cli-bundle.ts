@@ -17,13 +17,13 @@ function bundleIsCurrent(): boolean {
   return sources.every((source) => statSync(path.join(ROOT, source)).mtimeMs <= built);
 }
 
-/** Builds dist/hook.mjs and dist/cli/ when missing or older than their sources, as `npm install` would. Returns a failure, or null. */
+/** Builds dist/hook.cjs and dist/cli/ when missing or older than their sources, as `npm install` would. Returns a failure, or null. */
 export function ensureBundles(): string | null {
   for (const script of ["build-hook.mjs", "build-cli.mjs"]) {
     const built =
       script === "build-cli.mjs"
         ? bundleIsCurrent()
-        : existsSync(path.join(ROOT, "dist", "hook.mjs"));
+        : existsSync(path.join(ROOT, "dist", "hook.cjs"));
     if (built) continue;
     const result = spawnSync(process.execPath, [path.join(ROOT, "scripts", script)], {
       encoding: "utf8",

@@ -1,9 +1,9 @@
-import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { Argument, Option, type Command } from "commander";
 import { loadHookConfig } from "../hook/config";
 import { HOOK_EVENTS, type HookEventName } from "../hook/events";
-import { flushSpool, runHook } from "../hook/run";
+import { runHookOnStdin } from "../hook/hook-stdin";
+import { flushSpool } from "../hook/run";
 import {
   defaultBaseCommand,
   installHooks,
@@ -13,7 +13,6 @@ import {
   writeSettings,
   type SettingsScope,
 } from "../hook/settings";
-import { readStdin } from "../hook/stdin";
 
 type ScopeOptions = { project?: boolean | string; user?: boolean; settings?: string };
 
@@ -103,11 +102,7 @@ export function registerHooks(program: Command): void {
     )
     .addArgument(new Argument("<event>", "the hook event").choices(HOOK_EVENTS))
     .action(async (event: HookEventName) => {
-      const startedAt = performance.now();
-      process.exitCode = await runHook(event, await readStdin(), {
-        config: loadHookConfig(),
-        startedAt,
-      });
+      process.exitCode = await runHookOnStdin(event, { config: loadHookConfig() });
     });
 
   program

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fallbackSpoolDir } from "./spool-dirs";
 
 export const DEFAULT_URL = "http://127.0.0.1:3000";
 
@@ -9,6 +10,8 @@ export type HookConfig = {
   url: string;
   apiKey: string | undefined;
   spoolDir: string;
+  /** Where events go when spoolDir cannot be written (spool-dirs.ts). */
+  fallbackSpoolDir: string;
   /** A problem with the config file, reported once on stderr by the caller. */
   warning?: string;
 };
@@ -43,7 +46,8 @@ function readConfigFile(file: string): { url?: string; api_key?: string; warning
 
 /**
  * The hook's settings: CHARTER_URL, CHARTER_API_KEY and CHARTER_SPOOL_DIR win over the
- * JSON file at CHARTER_HOOK_CONFIG (default ~/.config/charter/hook.json).
+ * JSON file at CHARTER_HOOK_CONFIG (default ~/.config/charter/hook.json). The spool's
+ * fallback is in the temporary directory (TMPDIR), per user.
  */
 export function resolveHookConfig(source: Source, home: string = os.homedir()): HookConfig {
   const file = readConfigFile(configFile(source, home));
@@ -51,7 +55,13 @@ export function resolveHookConfig(source: Source, home: string = os.homedir()): 
   const apiKey = source.CHARTER_API_KEY?.trim() || file.api_key?.trim() || undefined;
   const spoolDir =
     source.CHARTER_SPOOL_DIR?.trim() || path.join(home, ".local", "state", "charter", "spool");
-  return { url, apiKey, spoolDir, ...(file.warning ? { warning: file.warning } : {}) };
+  return {
+    url,
+    apiKey,
+    spoolDir,
+    fallbackSpoolDir: fallbackSpoolDir(),
+    ...(file.warning ? { warning: file.warning } : {}),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The bundled hook (dist/hook.mjs), spawned the way Claude Code runs it, against a scripted
+ * The bundled hook (dist/hook.cjs), spawned the way Claude Code runs it, against a scripted
  * events server: real payloads in, events out, the spool when the server is down or slow.
  */
 import { existsSync, readdirSync } from "node:fs";

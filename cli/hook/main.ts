@@ -1,15 +1,19 @@
 /**
- * Entry of dist/hook.mjs: `charter hook <event>` and `charter spool flush` in plain Node,
- * without the TypeScript loader or the app, so that a Claude Code hook answers within
- * its 1 s budget. Node built-ins only; bin/charter.mjs loads this before anything else.
+ * Entry of dist/hook.cjs: `charter hook <event>` and `charter spool flush` in plain Node,
+ * without the TypeScript loader or the app, so that a Claude Code hook starts in a small
+ * part of its 1 s budget. Node built-ins only (CommonJS: no ES module loader to start);
+ * bin/charter.mjs loads this before anything else.
  */
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { EXIT } from "../errors";
 import { loadHookConfig } from "./config";
 import { HOOK_EVENTS, isHookEvent } from "./events";
+import { runHookOnStdin } from "./hook-stdin";
 import { errorMessage, processIo } from "./io";
-import { flushSpool, HOOK_BUDGET_MS, runHook, type HookState } from "./run";
+import { flushSpool, HOOK_BUDGET_MS, spooledLine, STDIN_WAIT_MS, type HookState } from "./run";
 import { REJECTED_DIR } from "./spool";
+import { fallbackSpoolDir } from "./spool-dirs";
 import { readStdin } from "./stdin";
 
 export const HOOK_HELP = `Usage: charter hook <event>
@@ -20,9 +24,16 @@ printed as additional context. When the server is down or slow, refuses the API
 key or answers from the wrong URL, the event is spooled and replayed by a later
 hook; an event the server refuses as invalid is kept in the spool's
 ${REJECTED_DIR}/ directory with the reason. Other events (PreToolUse, SessionStart, ...)
-and payloads for another event are ignored. The hook exits 0 within 1 s, with a
-line on stderr for anything to know; only a command line without exactly one
-event exits 1. It never exits 2, which Claude Code reads as "block the agent".
+and payloads for another event are ignored.
+
+Time: the hook exits 0 within 1 s of reading its payload (stdin closed), with a
+line on stderr for anything to know: a request gets at most 700 ms, replaying the
+spool first at most 500 ms. The second counts from the payload, not from the
+start of the process, so a slow start on a busy machine does not take the
+server's time. Stdin is waited for until ${STDIN_WAIT_MS / 1000} s after the start; if it is still
+open then, what it holds is kept all the same (a payload spooled, anything else
+in ${REJECTED_DIR}/). Only a command line without exactly one event exits 1. The hook
+never exits 2, which Claude Code reads as "block the agent".
 
 Arguments:
   event  ${HOOK_EVENTS.join(" | ")}
@@ -31,16 +42,19 @@ Settings (environment first, then the JSON file {"url", "api_key"}):
   CHARTER_URL          server base URL (default http://127.0.0.1:3000)
   CHARTER_API_KEY      API key sent as x-api-key
   CHARTER_HOOK_CONFIG  config file (default ~/.config/charter/hook.json)
-  CHARTER_SPOOL_DIR    spool directory (default ~/.local/state/charter/spool)
+  CHARTER_SPOOL_DIR    spool directory (default ~/.local/state/charter/spool); when it
+                       cannot be written, events go to ${path.join("$TMPDIR", path.basename(fallbackSpoolDir()))}
+                       instead (said on stderr), and both are replayed, oldest first
 `;
 
 export const SPOOL_HELP = `Usage: charter spool flush
 
-Send every event the hook spooled, oldest first, with no time budget. Prints
-"flushed N, M left, K rejected"; exits 1 when events remain. Rejected events
-(refused by the server as invalid, or spool files that hold no event) are moved
-to the spool's ${REJECTED_DIR}/ directory, each beside a <name>.reason.txt, and said on
-stderr. Settings as for \`charter hook\` (see charter hook --help).
+Send every event the hook spooled, oldest first, with no time budget, from the
+spool directory and its fallback in $TMPDIR. Prints "flushed N, M left, K rejected";
+exits 1 when events remain. Rejected events (refused by the server as invalid, or
+spool files that hold no event) are moved to the spool's ${REJECTED_DIR}/ directory, each
+beside a <name>.reason.txt, and said on stderr. Settings as for \`charter hook\`
+(see charter hook --help).
 `;
 
 const state: HookState = {};
@@ -59,43 +73,40 @@ function keepPending(): string {
   state.pending = undefined;
   try {
     spool.add(pending);
-    return `; event spooled (${spool.list().length} waiting)`;
+    return `; ${spooledLine(spool)}`;
   } catch (error) {
-    return `; the event is lost: cannot write to the spool ${spool.dir} (${errorMessage(error)})`;
+    return `; the event is lost: ${errorMessage(error)}`;
   }
 }
 
 /**
- * Past the budget, whatever is still pending is spooled and the process exits 0: a
- * stuck stdin, disk or socket must not hold the agent.
+ * Past the budget (counted from the payload), whatever is still pending is spooled and
+ * the process exits 0: a stuck disk or socket must not hold the agent. Waiting for stdin
+ * has its own bound (STDIN_WAIT_MS), so the event is in hand before this can fire.
  */
-function startWatchdog(): void {
+function startWatchdog(payloadAt: number): void {
   const timer = setTimeout(
     () => {
       if (state.pending) processIo.err(`out of time${keepPending()}`);
-      else if (state.awaitingPayload)
-        processIo.err("no hook payload on stdin within the time budget");
       process.exit(EXIT.ok);
     },
-    Math.max(0, HOOK_BUDGET_MS + 50 - performance.now()),
+    Math.max(0, HOOK_BUDGET_MS + 50 - (performance.now() - payloadAt)),
   );
   timer.unref();
 }
 
 /**
- * A hook run that sends nothing: one line, then stdin is read and dropped (under the
- * watchdog), since Claude Code writes the payload whatever the event and must not find
- * the pipe closed.
+ * A hook run that sends nothing: one line, then stdin is read and dropped, since Claude
+ * Code writes the payload whatever the event and must not find the pipe closed.
  */
 async function skip(line: string, code: number): Promise<number> {
   processIo.err(line);
-  await readStdin();
+  await readStdin(STDIN_WAIT_MS - performance.now());
   return code;
 }
 
 async function hook(args: string[]): Promise<number> {
   if (wantsHelp(args)) return (processIo.out(HOOK_HELP), EXIT.ok);
-  startWatchdog();
   const [event, ...extra] = args;
   // A command-line mistake exits 1, never 2 (usage): Claude Code reads exit 2 from a hook as "block the agent".
   if (!event) return skip(`missing the hook event (run with --help for usage)`, EXIT.invalid);
@@ -106,8 +117,7 @@ async function hook(args: string[]): Promise<number> {
       `ignoring the hook event "${event}": Charter takes ${HOOK_EVENTS.join(", ")}`,
       EXIT.ok,
     );
-  state.awaitingPayload = true;
-  return runHook(event, await readStdin(), { config: loadHookConfig(), state });
+  return runHookOnStdin(event, { config: loadHookConfig(), state, onPayload: startWatchdog });
 }
 
 async function main(args: string[]): Promise<number> {
@@ -130,10 +140,14 @@ async function main(args: string[]): Promise<number> {
   );
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  // A bug must not block the agent or lose its event either: one line, the event spooled, the hook passes.
-  processIo.err(`unexpected error: ${errorMessage(error)}${keepPending()}`);
-  process.exitCode = process.argv[2] === "hook" ? EXIT.ok : EXIT.invalid;
-}
+// No top-level await: the bundle is CommonJS.
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // A bug must not block the agent or lose its event either: one line, the event spooled, the hook passes.
+    processIo.err(`unexpected error: ${errorMessage(error)}${keepPending()}`);
+    process.exitCode = process.argv[2] === "hook" ? EXIT.ok : EXIT.invalid;
+  },
+);

@@ -22,6 +22,7 @@ import {
 } from "./events";
 import { buildEvent, clipDeep, parsePayload, PayloadError } from "./payload";
 import { unanswered } from "./spool";
+import { fallbackSpoolDir } from "./spool-dirs";
 import { readLastReply } from "./transcript";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
@@ -295,6 +296,7 @@ describe("resolveHookConfig", () => {
       url: DEFAULT_URL,
       apiKey: undefined,
       spoolDir: path.join(home, ".local", "state", "charter", "spool"),
+      fallbackSpoolDir: fallbackSpoolDir(os.tmpdir()),
     });
   });
 

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { AgentEventInput } from "@/lib/schemas/events";
+import { newEventId } from "./event-id";
 import { HOOK_LIMITS, HOOK_MAX_TOOL_OUTPUT, type HookEventName } from "./events";
 import { readLastReply, type LastReply } from "./transcript";
 
@@ -97,7 +97,7 @@ export function buildEvent(
   const transcriptPath = text(payload, "transcript_path");
   const cwd = text(payload, "cwd");
   const base = {
-    id: options.id ?? randomUUID(),
+    id: options.id ?? newEventId(),
     session_id: clip(sessionId, HOOK_LIMITS.session_id),
     at: (options.now ?? new Date()).toISOString(),
     ...(cwd ? { cwd: clip(cwd, HOOK_LIMITS.path) } : {}),

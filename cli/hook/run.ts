@@ -11,12 +11,23 @@ import { Spool } from "./spool";
 
 export { processIo, type Io } from "./io";
 
-/** The whole hook answers within 1 s of its start; this leaves room to exit. */
+/**
+ * The hook answers within 1 s of having read its payload (stdin closed); this leaves room
+ * to exit. It is counted from the payload, not from the process start, so that a slow
+ * start on a busy machine does not eat the time the server has to answer.
+ */
 export const HOOK_BUDGET_MS = 900;
 /** A request is abandoned after this long. */
 export const REQUEST_TIMEOUT_MS = 700;
 /** Replaying the spool stops once this much of the budget is used; the rest waits for a later hook. */
 export const REPLAY_BUDGET_MS = 500;
+/**
+ * How long after the process started the hook waits for stdin to close. Claude Code closes
+ * it once the payload is written, so this is reached only by a stuck writer; then what
+ * stdin holds is kept all the same. With the budget after it, the hook stays inside the
+ * HOOK_TIMEOUT_SECONDS (5 s) that Claude Code is told to give it (settings.ts).
+ */
+export const STDIN_WAIT_MS = 3_000;
 /** Time kept back for writing the event to the spool when the request fails. */
 const SPOOL_MARGIN_MS = 50;
 /** `charter spool flush` has no budget, only a limit per request. */
@@ -25,9 +36,21 @@ const FLUSH_LOCK_WAIT_MS = 3_000;
 
 /**
  * Shared with main.ts's watchdog and last-resort catch: the event that is neither
- * delivered nor spooled yet, and whether the run is still waiting for its payload.
+ * delivered nor spooled yet.
  */
-export type HookState = { pending?: AgentEventInput; spool?: Spool; awaitingPayload?: boolean };
+export type HookState = { pending?: AgentEventInput; spool?: Spool };
+
+/** The hook's spool: the configured directory, and its fallback when that cannot be written. */
+export const openSpool = (config: HookConfig) =>
+  new Spool(config.spoolDir, config.fallbackSpoolDir);
+
+/** "event spooled (N waiting)", naming the fallback directory when the event went there. */
+export function spooledLine(spool: Spool, stuck?: ReadonlySet<string>): string {
+  const waiting = `${countWaiting(spool, stuck)} waiting`;
+  return spool.fellBack
+    ? `event spooled in ${spool.fallbackDir} (${waiting}), since it ${spool.fellBack}`
+    : `event spooled (${waiting})`;
+}
 
 function countWaiting(spool: Spool, stuck: ReadonlySet<string> = new Set()): number {
   try {
@@ -77,7 +100,7 @@ function additionalContext(body: unknown, id: string): string | undefined {
 export type HookOptions = {
   config: HookConfig;
   io?: Io;
-  /** performance.now() at which the budget started: 0 (process start) for the fast path. */
+  /** performance.now() at which the payload was read, and the budget started; default: the call. */
   startedAt?: number;
   state?: HookState;
 };
@@ -95,9 +118,8 @@ export async function runHook(
   rawPayload: string,
   options: HookOptions,
 ): Promise<number> {
-  const { config, io = processIo, startedAt = 0, state = {} } = options;
+  const { config, io = processIo, startedAt = performance.now(), state = {} } = options;
   const elapsed = () => performance.now() - startedAt;
-  state.awaitingPayload = false;
   if (config.warning) io.err(config.warning);
 
   let event: AgentEventInput;
@@ -111,7 +133,7 @@ export async function runHook(
     return EXIT.ok;
   }
 
-  const spool = new Spool(config.spoolDir);
+  const spool = openSpool(config);
   state.spool = spool;
   state.pending = event;
   const sender = new EventSender(config);
@@ -120,17 +142,13 @@ export async function runHook(
     try {
       spool.add(event);
     } catch (error) {
-      io.err(
-        `${reason}; the event is lost: cannot write to the spool ${spool.dir} (${errorMessage(error)})`,
-      );
+      io.err(`${reason}; the event is lost: ${errorMessage(error)}`);
       return EXIT.ok;
     }
     const problem = failure && settingsProblem(failure);
-    if (problem === undefined) io.err(`${reason}; event spooled (${countWaiting(spool)} waiting)`);
+    if (problem === undefined || spool.fellBack) io.err(`${reason}; ${spooledLine(spool)}`);
     else if (spool.noteProblem(problem))
-      io.err(
-        `${reason}; event spooled (${countWaiting(spool)} waiting); said once until an event is delivered`,
-      );
+      io.err(`${reason}; ${spooledLine(spool)}; said once until an event is delivered`);
     return EXIT.ok;
   };
 
@@ -164,7 +182,7 @@ export async function runHook(
           );
         } catch (error) {
           io.err(
-            `the server rejected the event (${delivery.reason}); the event is lost: cannot write to ${spool.dir} (${errorMessage(error)})`,
+            `the server rejected the event (${delivery.reason}); the event is lost: ${errorMessage(error)}`,
           );
         }
         return EXIT.ok;
@@ -184,7 +202,7 @@ export async function runHook(
  */
 export async function flushSpool(config: HookConfig, io: Io = processIo): Promise<number> {
   if (config.warning) io.err(config.warning);
-  const spool = new Spool(config.spoolDir);
+  const spool = openSpool(config);
   let result: ReplayResult = { sent: 0, rejected: 0, stuck: new Set() };
   const sender = new EventSender(config);
   try {

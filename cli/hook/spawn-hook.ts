@@ -1,5 +1,5 @@
 /**
- * For the hook's tests: the bundled hook (dist/hook.mjs) spawned the way Claude Code runs
+ * For the hook's tests: the bundled hook (dist/hook.cjs) spawned the way Claude Code runs
  * it, a temporary home and spool per test, and the scripted events server.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -10,9 +10,10 @@ import { performance } from "node:perf_hooks";
 import { startEventsServer, type EventsServer, type EventsStore } from "@/test/events-server";
 import type { HookEventName } from "./events";
 import { Spool } from "./spool";
+import { fallbackSpoolDir } from "./spool-dirs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-export const HOOK = path.join(ROOT, "dist", "hook.mjs");
+export const HOOK = path.join(ROOT, "dist", "hook.cjs");
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 export const TRANSCRIPT = path.join(FIXTURES, "transcript.jsonl");
 export const API_KEY = "test-key-0123456789";
@@ -45,13 +46,14 @@ export type Run = { code: number | null; stdout: string; stderr: string; ms: num
 
 /**
  * Spawns the bundle (asynchronously: the scripted server answers from this process).
- * `stdinAfterMs` holds the payload back that long, as a slow pipe would.
+ * `stdinAfterMs` holds the payload back that long, as a slow pipe would; `stdinOpen`
+ * writes it and never closes stdin, as a stuck writer would.
  */
 export function run(
   args: string[],
   input: string,
   env: Record<string, string>,
-  options: { stdinAfterMs?: number } = {},
+  options: { stdinAfterMs?: number; stdinOpen?: boolean } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -67,7 +69,8 @@ export function run(
     child.stdin.on("error", () => {
       // the hook may exit before reading stdin; that is its right
     });
-    if (options.stdinAfterMs) setTimeout(() => child.stdin.end(input), options.stdinAfterMs);
+    if (options.stdinOpen) child.stdin.write(input);
+    else if (options.stdinAfterMs) setTimeout(() => child.stdin.end(input), options.stdinAfterMs);
     else child.stdin.end(input);
   });
 }
@@ -82,15 +85,20 @@ export async function closeServers(): Promise<void> {
   servers.clear();
 }
 
-/** A temporary home with a spool directory, and a scripted server that takes API_KEY. */
+/**
+ * A temporary home with a spool directory, and a scripted server that takes API_KEY. The
+ * hook's temporary directory (TMPDIR) is the home too, so its fallback spool is `fallbackDir`.
+ */
 export function setup(options: { store?: EventsStore } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "charter-hook-"));
   const spoolDir = path.join(dir, "spool");
+  const fallbackDir = fallbackSpoolDir(dir);
   const rejectedDir = path.join(spoolDir, "rejected");
-  const spooled = () => new Spool(spoolDir).list();
+  const spooled = () => new Spool(spoolDir, fallbackDir).list();
   return {
     dir,
     spoolDir,
+    fallbackDir,
     rejectedDir,
     /** The spool's entries, oldest first. */
     spooled: () => spooled().map((e) => e.name),
@@ -122,6 +130,7 @@ export function setup(options: { store?: EventsStore } = {}) {
         CHARTER_API_KEY: API_KEY,
         CHARTER_SPOOL_DIR: spoolDir,
         HOME: dir,
+        TMPDIR: dir,
       };
     },
   };

@@ -9,6 +9,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { errno, errorMessage } from "./io";
+import { ensurePrivateDir } from "./spool-dirs";
 import { describeKind, exists, leadingObjectLength } from "./spool-files";
 import { takeLock, type SpoolLock } from "./spool-lock";
 
@@ -49,25 +50,69 @@ export function unanswered<E extends { type?: unknown }>(event: E): E {
  * when the server acknowledged it, or to rejected/ with its reason; the server ignores
  * ids it has seen, so sending one twice after an unclear failure is safe. Other files in
  * the directory are not the spool's and are left alone.
+ *
+ * When `dir` cannot be written, events go to `fallbackDir` (spool-dirs.ts) instead, and
+ * `fellBack` says why; the queue is both directories together, oldest first.
  */
 export class Spool {
-  constructor(readonly dir: string) {}
+  /** Why the last write went to the fallback directory; undefined when it went to `dir`. */
+  fellBack: string | undefined;
 
-  private names(): string[] {
+  constructor(
+    readonly dir: string,
+    readonly fallbackDir?: string,
+  ) {}
+
+  private dirs(): string[] {
+    return this.fallbackDir && this.fallbackDir !== this.dir
+      ? [this.dir, this.fallbackDir]
+      : [this.dir];
+  }
+
+  /** Entry names with their directories, oldest first across both directories. */
+  private names(): { name: string; dir: string }[] {
+    const found: { name: string; dir: string }[] = [];
+    for (const dir of this.dirs()) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch (error) {
+        // A fallback that is not there (or not a directory) holds nothing to send.
+        if (errno(error) === "ENOENT" || (dir !== this.dir && errno(error) === "ENOTDIR")) continue;
+        throw error;
+      }
+      for (const name of names) if (SPOOLED.test(name)) found.push({ name, dir });
+    }
+    return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * Runs `write` on `dir`, and on the fallback directory when that fails; what went to the
+   * fallback is said by `fellBack`. Throws when neither can be written, naming both.
+   */
+  private writeSomewhere<T>(write: (dir: string) => T): T {
+    this.fellBack = undefined;
     try {
-      return readdirSync(this.dir)
-        .filter((name) => SPOOLED.test(name))
-        .sort();
+      return write(this.dir);
     } catch (error) {
-      if (errno(error) === "ENOENT") return [];
-      throw error;
+      const fallback = this.dirs()[1];
+      if (!fallback) throw error;
+      const first = `cannot write to ${this.dir} (${errorMessage(error)})`;
+      try {
+        ensurePrivateDir(fallback);
+        const result = write(fallback);
+        this.fellBack = first;
+        return result;
+      } catch (second) {
+        throw new Error(`${first}, nor to ${fallback} (${errorMessage(second)})`);
+      }
     }
   }
 
   /** The waiting entries, oldest first. */
   list(): Spooled[] {
-    return this.names().map((name) => {
-      const file = path.join(this.dir, name);
+    return this.names().map(({ name, dir }) => {
+      const file = path.join(dir, name);
       let bytes = 0;
       try {
         bytes = statSync(file).size;
@@ -80,16 +125,29 @@ export class Spool {
 
   /** Adds an event after every waiting one; returns its file name. */
   add<E extends { id: string; type?: unknown }>(event: E, now: number = Date.now()): string {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const name = this.nextName(event.id, now);
-    const temporary = path.join(this.dir, `.${name}.${process.pid}.tmp`);
-    writeFileSync(temporary, JSON.stringify(unanswered(event)), { mode: 0o600 });
-    renameSync(temporary, path.join(this.dir, name));
-    return name;
+    const content = JSON.stringify(unanswered(event));
+    return this.writeSomewhere((dir) => {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const temporary = path.join(dir, `.${name}.${process.pid}.tmp`);
+      try {
+        writeFileSync(temporary, content, { mode: 0o600 });
+        renameSync(temporary, path.join(dir, name));
+      } catch (error) {
+        // A disk that filled up mid-write leaves no half event behind.
+        try {
+          unlinkSync(temporary);
+        } catch {
+          // never written
+        }
+        throw error;
+      }
+      return name;
+    });
   }
 
   private nextName(id: string, now: number): string {
-    const match = SPOOLED.exec(this.names().at(-1) ?? "");
+    const match = SPOOLED.exec(this.names().at(-1)?.name ?? "");
     const lastAt = match ? Number(match[1]) : 0;
     // Never sort before an event already waiting, even if the clock went back.
     const at = Math.max(now, lastAt);
@@ -151,11 +209,12 @@ export class Spool {
     if (!event || typeof event !== "object" || Array.isArray(event)) return undefined;
     try {
       const kept = this.keepAside(
+        path.dirname(entry.file),
         entry.name,
         text,
         `the ${text.length - length} characters after the event (from character ${length}) are not JSON; the event before them stayed in the spool`,
       );
-      const temporary = path.join(this.dir, `.${entry.name}.${process.pid}.tmp`);
+      const temporary = path.join(path.dirname(entry.file), `.${entry.name}.${process.pid}.tmp`);
       writeFileSync(temporary, text.slice(0, length), { mode: 0o600 });
       renameSync(temporary, entry.file);
       return { kind: "event", event, salvaged: kept };
@@ -180,7 +239,7 @@ export class Spool {
    * rejected/, beside a file with the reason and the server's answer; returns its new path.
    */
   reject(entry: Spooled, reason: string, answer?: unknown): string {
-    const target = this.rejectedPath(entry.name);
+    const target = this.rejectedPath(path.dirname(entry.file), entry.name);
     try {
       renameSync(entry.file, target);
     } catch (error) {
@@ -196,24 +255,36 @@ export class Spool {
     reason: string,
     answer?: unknown,
   ): string {
-    return this.keepAside(
-      this.nextName(event.id, Date.now()),
-      JSON.stringify(unanswered(event)),
-      reason,
-      answer,
-    );
+    const name = this.nextName(event.id, Date.now());
+    const content = JSON.stringify(unanswered(event));
+    return this.writeSomewhere((dir) => this.keepAside(dir, name, content, reason, answer));
   }
 
-  private keepAside(name: string, content: string, reason: string, answer?: unknown): string {
-    const target = this.rejectedPath(name);
+  /**
+   * Keeps what stdin held when it was not a hook payload (`text`, as it was) in rejected/
+   * with the reason; returns its path.
+   */
+  keepText(text: string, reason: string, now: number = Date.now()): string {
+    const name = this.nextName("stdin", now);
+    return this.writeSomewhere((dir) => this.keepAside(dir, name, text, reason));
+  }
+
+  private keepAside(
+    dir: string,
+    name: string,
+    content: string,
+    reason: string,
+    answer?: unknown,
+  ): string {
+    const target = this.rejectedPath(dir, name);
     writeFileSync(target, content, { mode: 0o600 });
     this.writeReason(target, reason, answer);
     return target;
   }
 
-  /** A free path in rejected/ for `name`: an event refused twice keeps both copies. */
-  private rejectedPath(name: string): string {
-    const dir = path.join(this.dir, REJECTED_DIR);
+  /** A free path in `spoolDir`'s rejected/ for `name`: an event refused twice keeps both copies. */
+  private rejectedPath(spoolDir: string, name: string): string {
+    const dir = path.join(spoolDir, REJECTED_DIR);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stem = name.replace(/\.json$/, "");
     for (let n = 0; ; n++) {
@@ -269,7 +340,17 @@ export class Spool {
    * lock stayed taken.
    */
   async lock(until: number): Promise<SpoolLock | undefined> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    return takeLock(path.join(this.dir, LOCK), until);
+    let dir = this.dir;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // The lock's own temporary file tells whether the directory can be written at all.
+      return await takeLock(path.join(dir, LOCK), until);
+    } catch (error) {
+      const fallback = this.dirs()[1];
+      if (!fallback) throw error;
+      dir = fallback;
+    }
+    ensurePrivateDir(dir);
+    return takeLock(path.join(dir, LOCK), until);
   }
 }
