@@ -122,7 +122,7 @@ export type Overlay = Omit<z.output<typeof overlayInputSchema>, "domain"> & {
   defined_at?: Record<string, string>;
 };
 
-/** `core.yaml`: the principles that are always active. */
+/** `core.yaml`: the principles that hold in every domain (retrieval injects each on its own match). */
 export const coreFileSchema = z.strictObject({
   description: text("description").optional(),
   principles: z.array(principleSchema).min(1, "must list at least one principle"),

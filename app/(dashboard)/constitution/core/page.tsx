@@ -22,7 +22,8 @@ export default async function CorePage() {
         title="Core principles"
         crumb={
           <>
-            {CORE_FILE}: {version.constitution.core.length} principles, always active
+            {CORE_FILE}: {version.constitution.core.length} principles, in every domain; each is
+            injected when a prompt matches it (relevance 0.5 or more)
           </>
         }
         version={version}
