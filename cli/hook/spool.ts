@@ -77,8 +77,8 @@ export class Spool {
       try {
         names = readdirSync(dir);
       } catch (error) {
-        // A fallback that is not there (or not a directory) holds nothing to send.
-        if (errno(error) === "ENOENT" || (dir !== this.dir && errno(error) === "ENOTDIR")) continue;
+        // Not there, or a file in the way (which is why the fallback is used): nothing to send from it.
+        if (errno(error) === "ENOENT" || errno(error) === "ENOTDIR") continue;
         throw error;
       }
       for (const name of names) if (SPOOLED.test(name)) found.push({ name, dir });

@@ -1,9 +1,10 @@
 /**
- * The hook keeps its event however slowly it starts, and whatever stdin does: the bundled
- * hook (dist/hook.cjs) spawned as Claude Code runs it, with its start delayed by a preload
- * that busy-waits (a busy machine), or with a stdin that is never closed.
+ * The hook keeps its event however slowly it starts, whatever stdin does, and when its
+ * spool directory cannot be written: the bundled hook (dist/hook.cjs) spawned as Claude
+ * Code runs it, with its start delayed by a preload that busy-waits (a busy machine), a
+ * stdin that is never closed, or a file in the way of the spool directory.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../errors";
@@ -143,4 +144,65 @@ describe(`charter hook, stdin still open after ${STDIN_WAIT_MS} ms`, () => {
       `charter: stdin was still open after ${STDIN_WAIT_MS} ms and held no hook payload; nothing to keep`,
     ]);
   }, 30_000);
+});
+
+describe("charter hook, a spool directory that cannot be written", () => {
+  it("spools to the fallback with one line; the next hook replays it first, and flush drains both, oldest first", async () => {
+    const t = setup();
+    const s = await t.start();
+    const port = s.port;
+    await t.stop(s);
+    writeFileSync(t.spoolDir, "a file in the way");
+    const first = await run(
+      ["hook", "UserPromptSubmit"],
+      payload("user-prompt-submit.json", { prompt: "first" }),
+      t.env(port),
+    );
+    expect(first).toMatchObject({ code: EXIT.ok, stdout: "" });
+    expect(lines(first.stderr)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^charter: server unreachable \\(.+\\); event spooled in ${t.fallbackDir} \\(1 waiting\\), since it cannot write to ${t.spoolDir} \\(.+\\)$`,
+        ),
+      ),
+    ]);
+    expect(readdirSync(t.fallbackDir).filter((n) => n.endsWith(".json"))).toHaveLength(1);
+
+    // The directory can be written again: the next event goes there, behind the first.
+    rmSync(t.spoolDir);
+    const second = await run(
+      ["hook", "UserPromptSubmit"],
+      payload("user-prompt-submit.json", { prompt: "second" }),
+      t.env(port),
+    );
+    expect(lines(second.stderr)).toEqual([
+      expect.stringMatching(/^charter: server unreachable \(.+\); event spooled \(2 waiting\)$/),
+    ]);
+    expect(t.spooledEvents().map((e) => e.prompt)).toEqual(["first", "second"]);
+
+    const back = await t.start(port);
+    const flush = await run(["spool", "flush"], "", t.env(port));
+    expect(flush).toMatchObject({ code: EXIT.ok, stdout: "flushed 2, 0 left, 0 rejected\n" });
+    expect(back.store.events.map((e) => (e as { prompt: string }).prompt)).toEqual([
+      "first",
+      "second",
+    ]);
+    expect(t.spooled()).toEqual([]);
+  }, 60_000);
+
+  it("a hook replays the fallback before its own event", async () => {
+    const t = setup();
+    const s = await t.start();
+    const port = s.port;
+    await t.stop(s);
+    writeFileSync(t.spoolDir, "a file in the way");
+    await run(["hook", "Stop"], payload("stop.json"), t.env(port));
+    expect(t.spooled()).toHaveLength(1);
+
+    const back = await t.start(port);
+    const next = await run(["hook", "SessionEnd"], payload("session-end.json"), t.env(port));
+    expect(next).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(back.store.events.map((e) => e.type)).toEqual(["Stop", "SessionEnd"]);
+    expect(t.spooled()).toEqual([]);
+  }, 60_000);
 });
