@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { patchYaml, type YamlEdit } from "./yaml-patch";
 
 const FILE = `# head
@@ -28,9 +29,9 @@ describe("patchYaml changes only the lines it touches", () => {
       FILE.replace('id: "A"', 'id: "A2"'),
     ],
     [
-      "a folded scalar stays folded",
+      "a folded scalar stays folded, and only its changed line changes",
       [{ op: "set", path: ["items", 0, "rule"], value: "New text.\n" }],
-      FILE.replace("Folded\n      text.", "New text."),
+      FILE.replace("Folded\n", "New\n"),
     ],
     [
       "a flow list keeps its style",
@@ -126,5 +127,72 @@ describe("patchYaml declines what it cannot do faithfully", () => {
     ],
   ])("%s", (_, text, edits) => {
     expect(patchYaml(text, edits)).toBeNull();
+  });
+});
+
+describe("patchYaml keeps block scalars as written (a one-field edit is a one-field diff)", () => {
+  const BLOCKS = `a:
+  folded: >
+    Never provide instructions, plans or operational detail that would
+    meaningfully help someone physically injure or kill people, including
+    building weapons or explosives.
+  stripped: >-
+    One line
+    and another.
+  literal: |
+    first line
+    second line
+    third line
+  after: 1
+`;
+  const set = (key: string, value: string) =>
+    patchYaml(BLOCKS, [{ op: "set", path: ["a", key], value }]);
+  const changedLines = (out: string | null) => {
+    const before = BLOCKS.split("\n");
+    const after = (out ?? "").split("\n");
+    return after.filter((line, i) => line !== before[i]);
+  };
+
+  it("a word changed in a folded rule changes that line only, and `>` stays `>`", () => {
+    const out = set(
+      "folded",
+      "Never provide instructions, plans or operational detail that would meaningfully help someone physically injure or kill a person, including building weapons or explosives.",
+    );
+    expect(changedLines(out)).toEqual([
+      "    meaningfully help someone physically injure or kill a person, including",
+    ]);
+    expect(out).toContain("  folded: >\n");
+  });
+
+  it("a value whose trailing line break the form dropped keeps the header's chomping", () => {
+    const out = set(
+      "folded",
+      "Never provide instructions, plans or operational detail that would meaningfully help someone physically injure or kill people, including building weapons.",
+    );
+    expect(changedLines(out)).toEqual(["    building weapons."]);
+    expect(out).toContain("  folded: >\n");
+  });
+
+  it("`>-` stays `>-` when the new value ends in a line break", () => {
+    const out = set("stripped", "One line\nand another, changed.\n".replace("\nand", " and"));
+    expect(out).toContain("  stripped: >-\n    One line\n    and another, changed.\n  literal: |");
+  });
+
+  it("text added at the end continues the last line, wrapped", () => {
+    const out = set("stripped", "One line and another. And a third sentence.");
+    expect(changedLines(out)).toEqual(["    and another. And a third sentence."]);
+  });
+
+  it("one line changed in a literal block changes that line only", () => {
+    const out = set("literal", "first line\nsecond line, edited\nthird line\n");
+    expect(changedLines(out)).toEqual(["    second line, edited"]);
+    expect(out).toContain("  literal: |\n");
+  });
+
+  it("what it writes reads back as the value set", () => {
+    const value =
+      "Never provide instructions, plans or operational detail that would meaningfully help someone physically injure or kill people or animals, including building weapons or explosives.";
+    const out = set("folded", value);
+    expect((parseDocument(out!).toJS() as { a: { folded: string } }).a.folded).toBe(`${value}\n`);
   });
 });

@@ -173,6 +173,8 @@ function spliceFor(
 
   if (pair) {
     if (!pair.value?.range) return null;
+    const block = blockScalarSplice(text, pair.value, edit.value, order);
+    if (block) return block;
     const start = pair.key.range[0];
     const end = pair.value.range[1];
     const col = column(text, start);
@@ -192,6 +194,96 @@ function spliceFor(
   }
   const end = (map as Ranged).range[1];
   return { start: end, end, text: `${text[end - 1] === "\n" ? "" : "\n"}${rendered}`, order };
+}
+
+/** A block scalar's header (`>`, `|-`, `>2+`, ... and any comment) and the offset its content starts at. */
+const BLOCK_HEADER = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?[ \t]*(?:#[^\n]*)?\n/;
+
+/** The words of `line` broken into lines of at most `width` characters at single spaces. */
+function wrapWords(line: string, width: number): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const word of line.split(" ")) {
+    if (current && current.length + 1 + word.length > width) {
+      out.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+/**
+ * A new string for a block scalar (`>` folded or `|` literal), written in its content
+ * lines only: the header (style, chomping, indentation indicator) stays, the trailing
+ * line breaks follow the header's chomping, and the lines the change does not reach
+ * keep their own breaks. A folded paragraph is rewrapped only between the first and
+ * the last line that changed, so a one-word edit is a one-line diff. Null for anything
+ * it cannot write that way (several paragraphs, more-indented lines, leading or doubled
+ * spaces, an indentation indicator); the caller then renders the value whole.
+ */
+function blockScalarSplice(
+  text: string,
+  node: unknown,
+  value: unknown,
+  order: number,
+): Splice | null {
+  if (!isScalar(node) || typeof value !== "string" || typeof node.value !== "string") return null;
+  if (node.type !== "BLOCK_FOLDED" && node.type !== "BLOCK_LITERAL") return null;
+  const [start, end] = (node as Ranged).range;
+  const header = BLOCK_HEADER.exec(text.slice(start, end))?.[0];
+  if (!header || /[1-9]/.test(header.split("#")[0]!)) return null;
+  const contentStart = start + header.length;
+  const sourceLines = text.slice(contentStart, end).replace(/\n+$/, "").split("\n");
+  const indent = /^ */.exec(sourceLines[0] ?? "")![0].length;
+  if (indent === 0) return null;
+  const own = sourceLines.map((l) => l.slice(indent));
+  if (sourceLines.some((l) => l.trim() !== "" && !l.startsWith(" ".repeat(indent)))) return null;
+  // The value's own trailing line breaks are the header's to say (`>` one, `>-` none, `>+` all).
+  const trailing = /\n*$/.exec(node.value)![0];
+  const body = value.replace(/\n+$/, "");
+  if (body === "" || body.startsWith(" ") || /\n /.test(body)) return null;
+  let lines: string[];
+  if (node.type === "BLOCK_LITERAL") {
+    lines = body.split("\n");
+  } else {
+    if (body.includes("\n") || / {2}|\t/.test(body) || own.some((l) => /^\s|\s$|^$/.test(l)))
+      return null;
+    let head = 0;
+    let rest = body;
+    while (head < own.length && (rest === own[head] || rest.startsWith(`${own[head]} `))) {
+      rest = rest.slice(own[head]!.length + 1);
+      head += 1;
+    }
+    if (head === own.length && rest !== "") {
+      // Text added after the last line continues that line, wrapped.
+      head -= 1;
+      rest = `${own[head]} ${rest}`;
+    }
+    if (head === own.length) {
+      lines = own;
+    } else {
+      let tail = own.length;
+      while (
+        tail > head &&
+        (rest === own[tail - 1] || rest.endsWith(` ${own[tail - 1]}`)) &&
+        rest.length > own[tail - 1]!.length
+      ) {
+        rest = rest.slice(0, rest.length - own[tail - 1]!.length - 1);
+        tail -= 1;
+      }
+      const middle = rest === "" ? [] : wrapWords(rest, Math.max(40, LINE_WIDTH - indent));
+      lines = [...own.slice(0, head), ...middle, ...own.slice(tail)];
+    }
+  }
+  const written = lines.map((l) => (l === "" ? "" : " ".repeat(indent) + l)).join("\n");
+  const keepsEnd = text.slice(contentStart, end).endsWith("\n") || trailing !== "";
+  return {
+    start: contentStart,
+    end,
+    text: `${written}${keepsEnd ? "\n".repeat(Math.max(1, trailing.length)) : ""}`,
+    order,
+  };
 }
 
 /**
