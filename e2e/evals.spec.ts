@@ -87,9 +87,15 @@ test("excluding the medical overlay: the preview shows the lost hits and the rep
   await expect(example).toContainText(`-${medicalIds[0]}`);
   await snap(page, testInfo, "impact-preview");
 
-  // Saved anyway, with the message.
+  // Saved anyway, with the message: the header names the new version, and the preview of
+  // a change now saved is gone, not called stale.
   await saveButton(page).click();
-  await expect(page.getByRole("status").filter({ hasText: /Saved as version \d+/ })).toBeVisible();
+  const saved = page.getByRole("status").filter({ hasText: /Saved as version \d+/ });
+  await expect(saved).toBeVisible();
+  const version = /Saved as version (\d+)/.exec((await saved.textContent()) ?? "")?.[1];
+  await expect(page.getByTestId("version-summary")).toContainText(`Version ${version}`);
+  await expect(page.getByTestId("impact-stale")).toHaveCount(0);
+  await expect(page.getByTestId("lost-hits")).toHaveCount(0);
   await page.context().close();
 });
 

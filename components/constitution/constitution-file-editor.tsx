@@ -267,7 +267,14 @@ export function ConstitutionFileEditor<D>({
             save={save}
             reloadHref={reloadHref}
             preview={
-              <ImpactPreview path={path} text={text} baseVersionId={base.id} canPreview={canEdit} />
+              // A preview belongs to its base: after a save (or a merge onto a newer version) it is gone, not "stale".
+              <ImpactPreview
+                key={base.id}
+                path={path}
+                text={text}
+                baseVersionId={base.id}
+                canPreview={canEdit}
+              />
             }
             onSaved={(id, saved) => {
               setBase({ id, text: saved });
