@@ -4,17 +4,20 @@
  * one session each (a prompt, 3 tool calls, a stop, an end) through the hook's own
  * code (`runHook`, as `charter hook` runs it), spread over SPREAD_S seconds (default
  * 60). Then every spool is flushed and the database is checked: no event lost, none
- * recorded twice, and every server answer counted (5xx other than 503 must be 0).
+ * recorded twice, and every server answer counted (5xx other than 503 must be 0), and
+ * the share of prompts whose context reached the agent (the hook printed it).
  * Run: npx next build && npx tsx bench/load-agents.ts   (PostgreSQL on 127.0.0.1:5432)
+ * Knobs: AGENTS (1000), SPREAD_S (60), BENCH_PORT (3298).
  */
 import { mkdirSync, readdirSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { flushSpool, runHook, type Io } from "@/cli/hook/run";
 import { listenerPid, rssBytes, startBenchServer } from "./support/server";
 
-const PORT = 3298;
+const PORT = Number(process.env.BENCH_PORT ?? 3298);
 const AGENTS = Number(process.env.AGENTS ?? 1_000);
 const SPREAD_S = Number(process.env.SPREAD_S ?? 60);
 /** Claude Code runs hooks one after another within an agent; agents run side by side. */
@@ -74,13 +77,19 @@ async function main() {
     500,
   );
   const hookMs: number[] = [];
+  let withContext = 0;
   try {
     const started = performance.now();
     await Promise.all(
       Array.from({ length: AGENTS }, async (_, i) => {
         const spoolDir = path.join(root, `agent-${i}`, "spool");
         mkdirSync(spoolDir, { recursive: true });
-        const config = { url: server.url, apiKey: server.key, spoolDir };
+        const config = {
+          url: server.url,
+          apiKey: server.key,
+          spoolDir,
+          fallbackSpoolDir: path.join(root, `agent-${i}`, "spool-fallback"),
+        };
         await new Promise((r) => setTimeout(r, Math.random() * SPREAD_S * 1000 * 0.8));
         for (const step of EVENTS) {
           const payload = {
@@ -91,7 +100,14 @@ async function main() {
             ...step.payload(i),
           };
           const t = performance.now();
-          await runHook(step.type, JSON.stringify(payload), { config, io, startedAt: t });
+          // What the hook prints for a prompt is what the agent is given.
+          const stepIo: Io = {
+            out: (text) => {
+              if (text.includes("additionalContext")) withContext++;
+            },
+            err: io.err,
+          };
+          await runHook(step.type, JSON.stringify(payload), { config, io: stepIo, startedAt: t });
           hookMs.push(performance.now() - t);
           await new Promise((r) =>
             setTimeout(r, (Math.random() * (SPREAD_S * 1000 * 0.2)) / EVENTS.length),
@@ -109,7 +125,12 @@ async function main() {
     const flushLines: string[] = [];
     for (let i = 0; i < AGENTS; i++)
       await flushSpool(
-        { url: server.url, apiKey: server.key, spoolDir: path.join(root, `agent-${i}`, "spool") },
+        {
+          url: server.url,
+          apiKey: server.key,
+          spoolDir: path.join(root, `agent-${i}`, "spool"),
+          fallbackSpoolDir: path.join(root, `agent-${i}`, "spool-fallback"),
+        },
         { out: (t) => flushLines.push(t), err: (l) => flushLines.push(l) },
       );
     const left = readdirSync(root).reduce(
@@ -161,8 +182,15 @@ async function main() {
       .filter(([k]) => /^5\d\d$/.test(k) && k !== "503")
       .reduce((n, [, v]) => n + v, 0);
     const sorted = [...hookMs].sort((a, b) => a - b);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
     console.log(
-      `agents: ${AGENTS}, events sent: ${expected} in ${sendSeconds.toFixed(1)} s; hook p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(0)} ms`,
+      `agents: ${AGENTS}, events sent: ${expected} in ${sendSeconds.toFixed(1)} s; hook p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(0)} ms [load ${load}]`,
+    );
+    console.log(
+      `prompts whose context reached the agent: ${withContext} of ${AGENTS} (${((100 * withContext) / AGENTS).toFixed(1)}%); recorded as delivered: ${AGENTS - undelivered}`,
     );
     console.log(
       `spooled at the end of the run: ${spooledBefore}; after flushing: ${left} left, ${rejected} rejected`,

@@ -1,4 +1,5 @@
 import type { ContextDelivery } from "@/lib/schemas/statuses";
+import { scores, type ScoreColumns } from "./scores";
 import { jsonParameter as json } from "./sql-json";
 import type { Tx } from "./transaction";
 
@@ -50,21 +51,26 @@ export type PlanWrites = {
   stops: TurnStop[];
   toolCalls: NewToolCall[];
   ends: { id: string; at: string; reason: string | null }[];
+  scored: { turnId: string; columns: ScoreColumns }[];
   results: EventResultRow[];
 };
 
 /**
  * A group's writes in one statement: new turns, stops of stored turns, tool calls,
- * ended sessions and the claimed events' results. Each part touches rows no other
- * part touches (new turns and stored turns differ; events were claimed by this
- * transaction), as one statement's data-modifying parts must.
+ * ended sessions, turn scores and the claimed events' results. Each part touches rows
+ * no other part touches (new turns and stored turns differ; events were claimed by
+ * this transaction), as one statement's data-modifying parts must; a score's turn,
+ * inserted by another part, exists when the statement's foreign keys are checked.
  */
 async function writePlan(tx: Tx, plan: PlanWrites): Promise<void> {
-  if (
-    plan.turns.length + plan.stops.length + plan.toolCalls.length + plan.ends.length === 0 &&
-    plan.results.length === 0
-  )
-    return;
+  const rows =
+    plan.turns.length +
+    plan.stops.length +
+    plan.toolCalls.length +
+    plan.ends.length +
+    plan.scored.length +
+    plan.results.length;
+  if (rows === 0) return;
   await tx.$executeRawUnsafe(
     `WITH new_turns AS (
        INSERT INTO turn (id, session_id, number, prompt, started_at, context_delivery, injected_principles, injected_key_points, retrieved_principles, retrieved_key_points, constitution_version_id, feedback,
@@ -95,6 +101,9 @@ async function writePlan(tx: Tx, plan: PlanWrites): Promise<void> {
        FROM jsonb_to_recordset($5::jsonb) AS x(id text, result jsonb)
        WHERE agent_event.id = x.id
        RETURNING 1
+     ), scored AS (
+       ${scores.upsertManySql("$6")}
+       RETURNING 1
      )
      SELECT 1`,
     json(plan.turns),
@@ -102,6 +111,7 @@ async function writePlan(tx: Tx, plan: PlanWrites): Promise<void> {
     json(plan.toolCalls),
     json(plan.ends),
     json(plan.results),
+    json(plan.scored.map((s) => scores.sqlRow(s.turnId, s.columns))),
   );
 }
 

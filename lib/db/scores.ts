@@ -97,17 +97,23 @@ export const scores = {
   /** Writes many turns' scores in one statement; a turn scored before is scored again (its scored_at moves). */
   async writeMany(tx: Tx, rows: { turnId: string; columns: ScoreColumns }[]): Promise<void> {
     if (rows.length === 0) return;
+    await tx.$executeRawUnsafe(
+      scores.upsertManySql("$1"),
+      jsonParameter(rows.map((r) => scores.sqlRow(r.turnId, r.columns))),
+    );
+  },
+
+  /** writeMany's statement, reading its rows (sqlRow) from the JSON parameter `param`: event ingestion runs it inside its own statement. */
+  upsertManySql(param: string): string {
     const list = SQL_COLUMNS.join(", ");
     const updates = SQL_COLUMNS.slice(1)
       .map((c) => `${c} = EXCLUDED.${c}`)
       .join(", ");
-    await tx.$executeRawUnsafe(
-      `INSERT INTO turn_score (${list})
-       SELECT ${list} FROM jsonb_to_recordset($1::jsonb) AS x(${SQL_TYPES.join(", ")})
-       ON CONFLICT (turn_id) DO UPDATE SET ${updates}, scored_at = now()`,
-      jsonParameter(rows.map((r) => sqlRow(r.turnId, r.columns))),
-    );
+    return `INSERT INTO turn_score (${list})
+       SELECT ${list} FROM jsonb_to_recordset(${param}::jsonb) AS x(${SQL_TYPES.join(", ")})
+       ON CONFLICT (turn_id) DO UPDATE SET ${updates}, scored_at = now()`;
   },
+  sqlRow,
 
   /** Reviewers' overrides of the given turns, by turn id. */
   async overridesOf(tx: Tx, turnIds: string[]): Promise<Map<string, Partial<ScoreDict>>> {

@@ -123,10 +123,10 @@ export async function applyGroup(
       stops: [...plan.stops.values()].filter((s) => !opened.has(s.id)),
       toolCalls: plan.toolCalls,
       ends: [...plan.ends.values()],
+      scored,
       // A SessionEnd's result carries its session's outcome, known after the credit.
       results: results.filter((r) => !(credited && r.end)),
     });
-    await scores.writeMany(tx, scored);
     if (credited) {
       // A corrected session that was credited before is credited again without those principles.
       const recredit = await credits.creditedAmong(tx, corrected);
