@@ -42,7 +42,10 @@ async function retrieveShort(
   const e = prepareEnv();
   const target = databaseTarget(e);
   if (target.kind !== "postgres" || retrievalPath(e) !== "lexical") return null;
-  const { readCurrentVersion } = await import("@/lib/db/head-reader");
+  const [{ readCurrentVersion }, { lexicalIndexFor }] = await Promise.all([
+    import("@/lib/db/head-reader"),
+    import("@/lib/db/version-parse"),
+  ]);
   const current = await readCurrentVersion(target.url, localMigrations());
   if (!current) return null;
   // The store's own modules, not the engine's index: that one loads the YAML parser too.
@@ -50,7 +53,10 @@ async function retrieveShort(
     import("@/lib/constitution/store"),
     import("@/lib/constitution/overlay"),
   ]);
-  const store = new ConstitutionStore(current.parsed.constitution, envStoreConfig(e));
+  const { constitution } = current.parsed;
+  const store = new ConstitutionStore(constitution, envStoreConfig(e), {
+    index: lexicalIndexFor(current.cacheKey, constitution),
+  });
   try {
     const result = await store.getRelevantPrinciples(prompt, {
       topK: options.topK,

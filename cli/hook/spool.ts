@@ -11,6 +11,7 @@ import path from "node:path";
 import { errno, errorMessage } from "./io";
 import { ensurePrivateDir } from "./spool-dirs";
 import { describeKind, exists, leadingObjectLength } from "./spool-files";
+import { keepAside, rejectedPath, writeReason } from "./spool-rejected";
 import { takeLock, type SpoolLock } from "./spool-lock";
 
 /** `<ms since epoch, 15 digits>-<sequence, 6 digits>-<event id>.json`: lexical order is arrival order. */
@@ -20,12 +21,7 @@ const LOCK = ".lock";
 const PROBLEM = ".problem";
 /** An entry larger than this is not one of the hook's events (they are clipped far below it). */
 export const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
-/**
- * Where events the server refused (400/409/413/422) and entries that are not events are
- * kept for a person: `<name>.json` as it was, and `<name>.reason.txt` saying why.
- */
-export const REJECTED_DIR = "rejected";
-export const REASON_SUFFIX = ".reason.txt";
+export { REASON_SUFFIX, REJECTED_DIR } from "./spool-rejected";
 
 export type Spooled = { name: string; file: string; bytes: number };
 
@@ -208,7 +204,7 @@ export class Spool {
     }
     if (!event || typeof event !== "object" || Array.isArray(event)) return undefined;
     try {
-      const kept = this.keepAside(
+      const kept = keepAside(
         path.dirname(entry.file),
         entry.name,
         text,
@@ -239,13 +235,13 @@ export class Spool {
    * rejected/, beside a file with the reason and the server's answer; returns its new path.
    */
   reject(entry: Spooled, reason: string, answer?: unknown): string {
-    const target = this.rejectedPath(path.dirname(entry.file), entry.name);
+    const target = rejectedPath(path.dirname(entry.file), entry.name);
     try {
       renameSync(entry.file, target);
     } catch (error) {
       if (errno(error) !== "ENOENT") throw error;
     }
-    this.writeReason(target, reason, answer);
+    writeReason(target, reason, answer);
     return target;
   }
 
@@ -257,7 +253,7 @@ export class Spool {
   ): string {
     const name = this.nextName(event.id, Date.now());
     const content = JSON.stringify(unanswered(event));
-    return this.writeSomewhere((dir) => this.keepAside(dir, name, content, reason, answer));
+    return this.writeSomewhere((dir) => keepAside(dir, name, content, reason, answer));
   }
 
   /**
@@ -266,43 +262,7 @@ export class Spool {
    */
   keepText(text: string, reason: string, now: number = Date.now()): string {
     const name = this.nextName("stdin", now);
-    return this.writeSomewhere((dir) => this.keepAside(dir, name, text, reason));
-  }
-
-  private keepAside(
-    dir: string,
-    name: string,
-    content: string,
-    reason: string,
-    answer?: unknown,
-  ): string {
-    const target = this.rejectedPath(dir, name);
-    writeFileSync(target, content, { mode: 0o600 });
-    this.writeReason(target, reason, answer);
-    return target;
-  }
-
-  /** A free path in `spoolDir`'s rejected/ for `name`: an event refused twice keeps both copies. */
-  private rejectedPath(spoolDir: string, name: string): string {
-    const dir = path.join(spoolDir, REJECTED_DIR);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stem = name.replace(/\.json$/, "");
-    for (let n = 0; ; n++) {
-      const candidate = path.join(dir, `${stem}${n ? `~${n}` : ""}.json`);
-      if (!exists(candidate)) return candidate;
-    }
-  }
-
-  private writeReason(target: string, reason: string, answer: unknown): void {
-    const shown =
-      answer === undefined
-        ? ""
-        : `server answer:\n${typeof answer === "string" ? answer : JSON.stringify(answer, null, 2)}\n`;
-    writeFileSync(
-      target.replace(/\.json$/, REASON_SUFFIX),
-      `${reason}\nrejected at ${new Date().toISOString()}\n${shown}`,
-      { mode: 0o600 },
-    );
+    return this.writeSomewhere((dir) => keepAside(dir, name, text, reason));
   }
 
   /**

@@ -1,4 +1,4 @@
-import MiniSearch from "minisearch";
+import MiniSearch, { type AsPlainObject, type Options } from "minisearch";
 import { allDefinitions } from "./overlay";
 import type { Constitution } from "./schema";
 import { COMMON_STEMS } from "./common-words";
@@ -95,7 +95,12 @@ type Phrase = { text: string; stems: string[] };
  * at each word of the prompt.
  */
 class PhraseIndex {
-  private readonly byFirst = new Map<string, { owner: string; phrase: Phrase }[]>();
+  constructor(private readonly byFirst = new Map<string, { owner: string; phrase: Phrase }[]>()) {}
+
+  /** The index as plain data; `new PhraseIndex(new Map(entries))` gives it back. */
+  entries(): [string, { owner: string; phrase: Phrase }[]][] {
+    return [...this.byFirst];
+  }
 
   add(owner: string, keywords: readonly string[]): void {
     for (const text of keywords) {
@@ -126,34 +131,71 @@ function confidence(score: number, half: number): number {
   return score <= 0 ? 0 : round4(score / (score + half));
 }
 
+const DOMAIN_OPTIONS: Options<DomainDoc> = {
+  fields: Object.keys(DOMAIN_FIELD_WEIGHTS),
+  idField: "id",
+  tokenize,
+  processTerm: normalizeTerm,
+  searchOptions,
+};
+const PRINCIPLE_OPTIONS: Options<PrincipleDoc> = {
+  fields: Object.keys(PRINCIPLE_FIELD_WEIGHTS),
+  idField: "id",
+  tokenize,
+  processTerm: normalizeTerm,
+  searchOptions,
+};
+
+/**
+ * A built LexicalIndex as plain, JSON-safe data, for a cache kept outside the engine
+ * (the engine does no I/O). Valid only for the constitution it was built from and for
+ * the engine build that made it: a cache keys it by both.
+ */
+export type LexicalIndexSnapshot = {
+  format: typeof SNAPSHOT_FORMAT;
+  domains: AsPlainObject;
+  principles: AsPlainObject;
+  notFor: [string, string[]][];
+  domainPhrases: [string, { owner: string; phrase: Phrase }[]][];
+  principlePhrases: [string, { owner: string; phrase: Phrase }[]][];
+};
+const SNAPSHOT_FORMAT = 1;
+
 /**
  * A lexical index of a constitution: BM25 (MiniSearch) over each overlay's
  * description, keywords, principle titles and examples for domain detection, and
  * over principles for matching them. Everyday words are damped, multi-word keywords
- * found whole add a bonus. Pure and synchronous; build once per version.
+ * found whole add a bonus. Pure and synchronous; build once per version, or load a
+ * snapshot of one (`toSnapshot`, `fromSnapshot`), which skips tokenizing and stemming.
  */
 export class LexicalIndex {
   private readonly domains: MiniSearch<DomainDoc>;
   private readonly principles: MiniSearch<PrincipleDoc>;
-  private readonly notFor = new Map<string, Set<string>>();
-  private readonly domainPhrases = new PhraseIndex();
-  private readonly principlePhrases = new PhraseIndex();
+  private readonly notFor: Map<string, Set<string>>;
+  private readonly domainPhrases: PhraseIndex;
+  private readonly principlePhrases: PhraseIndex;
 
-  constructor(private readonly constitution: Constitution) {
-    this.domains = new MiniSearch<DomainDoc>({
-      fields: Object.keys(DOMAIN_FIELD_WEIGHTS),
-      idField: "id",
-      tokenize,
-      processTerm: normalizeTerm,
-      searchOptions,
-    });
-    this.principles = new MiniSearch<PrincipleDoc>({
-      fields: Object.keys(PRINCIPLE_FIELD_WEIGHTS),
-      idField: "id",
-      tokenize,
-      processTerm: normalizeTerm,
-      searchOptions,
-    });
+  constructor(
+    private readonly constitution: Constitution,
+    snapshot?: LexicalIndexSnapshot,
+  ) {
+    if (snapshot) {
+      if (snapshot.format !== SNAPSHOT_FORMAT)
+        throw new Error(
+          `lexical index snapshot format ${String(snapshot.format)} is not ${SNAPSHOT_FORMAT}`,
+        );
+      this.domains = MiniSearch.loadJS(snapshot.domains, DOMAIN_OPTIONS);
+      this.principles = MiniSearch.loadJS(snapshot.principles, PRINCIPLE_OPTIONS);
+      this.notFor = new Map(snapshot.notFor.map(([domain, stems]) => [domain, new Set(stems)]));
+      this.domainPhrases = new PhraseIndex(new Map(snapshot.domainPhrases));
+      this.principlePhrases = new PhraseIndex(new Map(snapshot.principlePhrases));
+      return;
+    }
+    this.domains = new MiniSearch<DomainDoc>(DOMAIN_OPTIONS);
+    this.principles = new MiniSearch<PrincipleDoc>(PRINCIPLE_OPTIONS);
+    this.notFor = new Map();
+    this.domainPhrases = new PhraseIndex();
+    this.principlePhrases = new PhraseIndex();
 
     const domainDocs: DomainDoc[] = [];
     for (const overlay of Object.values(constitution.overlays)) {
@@ -274,6 +316,18 @@ export class LexicalIndex {
       });
     }
     return out;
+  }
+
+  /** The built index as plain data: `new LexicalIndex(constitution, snapshot)` answers exactly as this one. */
+  toSnapshot(): LexicalIndexSnapshot {
+    return {
+      format: SNAPSHOT_FORMAT,
+      domains: this.domains.toJSON(),
+      principles: this.principles.toJSON(),
+      notFor: [...this.notFor].map(([domain, stems]) => [domain, [...stems]]),
+      domainPhrases: this.domainPhrases.entries(),
+      principlePhrases: this.principlePhrases.entries(),
+    };
   }
 
   /** The domains this index knows (excluded overlays are not indexed). */

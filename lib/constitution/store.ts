@@ -36,6 +36,8 @@ type Deps = {
   semantic?: SemanticPort;
   onEvent?: (event: OrchestrationEvent) => void;
   now?: () => number;
+  /** The constitution's lexical index, built before (from a snapshot, say); default: built here. */
+  index?: LexicalIndex;
 };
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
@@ -49,7 +51,8 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
  */
 export class ConstitutionStore {
   readonly config: ConstitutionStoreConfig;
-  private readonly index: LexicalIndex;
+  /** The lexical index, for a cache to keep (`toSnapshot`). */
+  readonly index: LexicalIndex;
   private readonly cache: PrefilterCache<DetectedDomain[]>;
   private readonly now: () => number;
   private lastDebug: DebugInfo | null = null;
@@ -65,7 +68,7 @@ export class ConstitutionStore {
     private readonly deps: Deps = {},
   ) {
     this.config = storeConfig(config);
-    this.index = new LexicalIndex(constitution);
+    this.index = deps.index ?? new LexicalIndex(constitution);
     this.now = deps.now ?? (() => performance.now());
     this.cache = new PrefilterCache(this.config.prefilter_cache_size, deps.onEvent);
     this.setDomainKeywords(

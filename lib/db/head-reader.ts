@@ -11,12 +11,12 @@ import { parseStoredVersion } from "./version-parse";
  * settle and the full client handles: a pending migration (or a new database), no version
  * yet, a stored version that no longer parses (the full path serves the one before), or
  * any read failure (the full path reports it properly). `required` lists the migrations
- * the database must have.
+ * the database must have. `cacheKey` names the parse in lib/files/parsed-snapshots.ts.
  */
 export async function readCurrentVersion(
   url: string,
   required: readonly string[],
-): Promise<{ id: number; parsed: ParsedVersion } | null> {
+): Promise<{ id: number; parsed: ParsedVersion; cacheKey: string } | null> {
   // pg asks at load whether it runs in a Cloudflare Worker: it reads `navigator.userAgent`,
   // and where Node has no `navigator` (before Node 21) it builds a `Response`, which loads
   // Node's whole fetch implementation, a tenth of this command's time. Node 21 and later
@@ -48,7 +48,7 @@ export async function readCurrentVersion(
       return null;
     const key = `row-${row.digest}`;
     const kept = parsedSnapshots.read(key);
-    if (kept) return { id: row.id, parsed: kept };
+    if (kept) return { id: row.id, parsed: kept, cacheKey: key };
     const stored = await client.query<{ files: ConstitutionFile[] }>(
       "SELECT files FROM constitution_version WHERE id = $1",
       [row.id],
@@ -57,7 +57,7 @@ export async function readCurrentVersion(
     if (!files) return null;
     const parsed = await parseStoredVersion(row.id, files);
     parsedSnapshots.write(key, parsed);
-    return { id: row.id, parsed };
+    return { id: row.id, parsed, cacheKey: key };
   } catch {
     return null;
   } finally {

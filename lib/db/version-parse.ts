@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { ConstitutionFile } from "@/lib/constitution";
+import type { Constitution, ConstitutionFile } from "@/lib/constitution";
+import { LexicalIndex } from "@/lib/constitution/lexical";
 import { formatIssue } from "@/lib/constitution/schema";
 import { canonicalFiles } from "@/lib/constitution/canonical";
 import { parsedSnapshots, type ParsedVersion } from "@/lib/files/parsed-snapshots";
@@ -37,4 +38,23 @@ export async function parseStoredVersion(
   const fresh = { constitution: result.constitution, evals: result.evals };
   parsedSnapshots.write(key, fresh);
   return fresh;
+}
+
+/**
+ * The lexical index of the parse kept under `cacheKey`: loaded from its snapshot when this
+ * engine build made one (building it is about a quarter of `charter retrieve`), else built
+ * and kept beside the parse, invalidated with it. A snapshot that does not load is rebuilt.
+ */
+export function lexicalIndexFor(cacheKey: string, constitution: Constitution): LexicalIndex {
+  const kept = parsedSnapshots.readIndex(cacheKey);
+  if (kept) {
+    try {
+      return new LexicalIndex(constitution, kept);
+    } catch {
+      // written by a MiniSearch that serialises differently: built anew below
+    }
+  }
+  const index = new LexicalIndex(constitution);
+  parsedSnapshots.writeIndex(cacheKey, index.toSnapshot());
+  return index;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Constitution, EvalSet } from "@/lib/constitution";
+import type { Constitution, EvalSet, LexicalIndexSnapshot } from "@/lib/constitution";
 import { env } from "@/lib/env";
 
 /**
@@ -35,8 +35,20 @@ function snapshotDir(): string {
   );
 }
 
-const fileFor = (contentHash: string, build: string) =>
-  path.join(snapshotDir(), `${contentHash}-${build}.json`);
+const fileFor = (contentHash: string, build: string, kind = "") =>
+  path.join(snapshotDir(), `${contentHash}-${build}${kind}.json`);
+
+/** Writes `data` to `file` whole (staged, then renamed); a cache that cannot be written is skipped. */
+function writeWhole(file: string, data: unknown): void {
+  try {
+    mkdirSync(snapshotDir(), { recursive: true, mode: 0o700 });
+    const staging = `${file}.${process.pid}.tmp`;
+    writeFileSync(staging, JSON.stringify(data), { mode: 0o600 });
+    renameSync(staging, file);
+  } catch {
+    // A read-only home or a full disk costs the next command a parse, nothing more.
+  }
+}
 
 export const parsedSnapshots = {
   /** The parse of the version with this key (KEY), as this build made it, or null. */
@@ -54,18 +66,35 @@ export const parsedSnapshots = {
   /** Keeps a parse for the next command; a cache that cannot be written is skipped silently. */
   write(contentHash: string, parsed: ParsedVersion): void {
     if (!BUILD || !KEY.test(contentHash)) return;
+    writeWhole(fileFor(contentHash, BUILD), {
+      contentHash,
+      build: BUILD,
+      ...parsed,
+    } satisfies Snapshot);
+  },
+
+  /**
+   * The lexical index built from the parse with this key, as this build made it, or null.
+   * Beside the parse and keyed like it, so a changed version or engine never reads it.
+   */
+  readIndex(contentHash: string): LexicalIndexSnapshot | null {
+    if (!BUILD || !KEY.test(contentHash)) return null;
     try {
-      mkdirSync(snapshotDir(), { recursive: true, mode: 0o700 });
-      const file = fileFor(contentHash, BUILD);
-      const staging = `${file}.${process.pid}.tmp`;
-      writeFileSync(
-        staging,
-        JSON.stringify({ contentHash, build: BUILD, ...parsed } satisfies Snapshot),
-        { mode: 0o600 },
-      );
-      renameSync(staging, file);
+      const kept = JSON.parse(readFileSync(fileFor(contentHash, BUILD, ".index"), "utf8")) as {
+        contentHash?: unknown;
+        build?: unknown;
+        index?: LexicalIndexSnapshot;
+      };
+      if (kept.contentHash !== contentHash || kept.build !== BUILD || !kept.index) return null;
+      return kept.index;
     } catch {
-      // A read-only home or a full disk costs the next command a parse, nothing more.
+      return null;
     }
+  },
+
+  /** Keeps the lexical index built from the parse with this key; skipped silently when it cannot be written. */
+  writeIndex(contentHash: string, index: LexicalIndexSnapshot): void {
+    if (!BUILD || !KEY.test(contentHash)) return;
+    writeWhole(fileFor(contentHash, BUILD, ".index"), { contentHash, build: BUILD, index });
   },
 };
