@@ -111,13 +111,15 @@ async function asOwnerWithoutTriggers(...statements: string[]): Promise<void> {
   });
 }
 
-let fresh: Fresh;
-beforeAll(async () => {
-  fresh = await freshDatabase();
-});
-afterAll(() => fresh.drop());
+// Each describe block has a database of its own and sets up what its tests read; no test
+// depends on another having run before it.
+describe("audit hash chain: appending", () => {
+  let fresh: Fresh;
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+  });
+  afterAll(() => fresh.drop());
 
-describe("audit hash chain", () => {
   it("chains every appended row: seq without gaps, prev_hash = the previous hash, intact on verify", async () => {
     await append(5);
     // Concurrent writers wait for one another instead of forking the chain.
@@ -152,6 +154,7 @@ describe("audit hash chain", () => {
   });
 
   it("ignores the chain fields and the time a client sends", async () => {
+    await append(1);
     const [head] = await db().auditLog.findMany({ orderBy: { seq: "desc" }, take: 1 });
     await db().$executeRawUnsafe(
       `INSERT INTO audit_log (actor_label, action, object_type, object_id, seq, prev_hash, hash, at) VALUES ('x', 'forged', 'thing', 'f', 999, 'abc', 'def', '2001-01-01')`,
@@ -163,12 +166,25 @@ describe("audit hash chain", () => {
   });
 
   it("`charter audit verify` exits 0 on an intact chain", async () => {
+    await append(2);
+    const rows = await db().auditLog.count();
     const { status, report } = await cliVerify(fresh);
-    expect(report).toMatchObject({ intact: true, rows: 14, through: "14", breaks: [] });
+    expect(report).toMatchObject({
+      intact: true,
+      rows,
+      through: String(rows),
+      breaks: [],
+    });
     expect(status).toBe(0);
   });
+});
 
-  it("names each edit, deletion and insertion the owner makes by SQL, in the library and in `charter audit verify`", async () => {
+describe("audit hash chain: rows changed by the owner", () => {
+  let fresh: Fresh;
+  /** 14 chained rows, then an edit, a deletion, a replacement, a back-dated and an unchained row. */
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+    await append(14);
     const hashOf = (seq: number) => `(SELECT hash FROM audit_log WHERE seq = ${seq})`;
     // Edited: row 3's action.
     await asOwnerWithoutTriggers(`UPDATE audit_log SET action = 'thing.forged' WHERE seq = 3`);
@@ -191,7 +207,10 @@ describe("audit hash chain", () => {
     await asOwnerWithoutTriggers(
       `INSERT INTO audit_log (id, actor_label, action, object_type, object_id) VALUES (300000, 'admin', 'thing.sneaky', 'thing', 'z')`,
     );
+  });
+  afterAll(() => fresh.drop());
 
+  it("names each edit, deletion and insertion the owner makes by SQL, in the library and in `charter audit verify`", async () => {
     const expected = [
       { seq: "0", kind: "unchained", reason: expect.stringContaining("id 300000") },
       {
