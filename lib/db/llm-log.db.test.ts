@@ -4,6 +4,7 @@ import { resetEnv } from "@/lib/env";
 import { setupTestDatabase, unique } from "@/test/db";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "@/test/llm-server";
 import { db } from "./client";
+import { orchestrationLog } from "./orchestration-log";
 
 // Retrieval through the service with an OpenAI-compatible endpoint configured:
 // every call lands in llm_call with its parse contract, cache events in orchestration_event.
@@ -65,7 +66,8 @@ describe("LLM call log and orchestration events", () => {
     expect((await retrieve(prompt, { requestId: second })).debug.prefilter_cache_status).toBe(
       "hit",
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // The log writes in batches: flushed, not waited for.
+    await orchestrationLog().flush();
     const events = await db().orchestrationEvent.findMany({
       where: { requestId: { in: [first, second] } },
     });

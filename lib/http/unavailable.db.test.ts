@@ -3,7 +3,14 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET as listTurns } from "@/app/api/v1/turns/route";
 import { apiKeys } from "@/lib/db/api-keys";
-import { db, POOL_SIZE, switchDatabase, type DatabaseTarget } from "@/lib/db/client";
+import pg from "pg";
+import {
+  CONNECT_TIMEOUT_MS,
+  db,
+  POOL_SIZE,
+  switchDatabase,
+  type DatabaseTarget,
+} from "@/lib/db/client";
 import { resetEnv } from "@/lib/env";
 import { route } from "@/lib/http/route";
 import { setupTestDatabase, unique } from "@/test/db";
@@ -99,21 +106,41 @@ describe.runIf(onPostgres)("with PostgreSQL unreachable", () => {
 
 describe.runIf(onPostgres)("with the pool exhausted", () => {
   it("answers a valid key with 503 after the connection timeout, then serves it once a connection is free", async () => {
-    const holders = Array.from({ length: POOL_SIZE }, () =>
-      db().$transaction((tx) => tx.$executeRaw`SELECT pg_sleep(7)`, { timeout: 20_000 }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const started = performance.now();
-    const res = await turns({ "x-api-key": key });
-    const waited = performance.now() - started;
-    expect(res.status).toBe(503);
-    expect(res.headers.get("retry-after")).toBe("5");
-    expect(await res.json()).toEqual({
-      error: { code: "unavailable", message: "The database is unavailable; try again shortly." },
-    });
-    expect(waited).toBeGreaterThan(4_000);
-    expect(waited).toBeLessThan(10_000);
-    await Promise.all(holders);
+    // Every pooled connection waits on a lock this test holds from outside the pool, so the
+    // pool stays exhausted for exactly as long as the test needs, however slow the machine.
+    const LOCK = 727001;
+    const gate = new pg.Client({ connectionString: (target as { url: string }).url });
+    await gate.connect();
+    await gate.query("SELECT pg_advisory_lock($1)", [LOCK]);
+    try {
+      const holders = Array.from({ length: POOL_SIZE }, () =>
+        db().$transaction((tx) => tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK})`, {
+          timeout: 120_000,
+        }),
+      );
+      // Every connection of the pool is taken once POOL_SIZE sessions wait on the lock.
+      for (let waiting = 0; waiting < POOL_SIZE;) {
+        const { rows } = await gate.query<{ n: string }>(
+          "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted",
+          [LOCK],
+        );
+        waiting = Number(rows[0]!.n);
+      }
+      const started = performance.now();
+      const res = await turns({ "x-api-key": key });
+      const waited = performance.now() - started;
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(await res.json()).toEqual({
+        error: { code: "unavailable", message: "The database is unavailable; try again shortly." },
+      });
+      // It waited for a connection (CONNECT_TIMEOUT_MS) before it said so; a timer never fires early.
+      expect(waited).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
+      await gate.query("SELECT pg_advisory_unlock($1)", [LOCK]);
+      await Promise.all(holders);
+    } finally {
+      await gate.end();
+    }
     expect((await turns({ "x-api-key": key })).status).toBe(200);
-  }, 30_000);
+  }, 180_000);
 });
