@@ -7,15 +7,18 @@ import type { HookConfig } from "./config";
  * a fault of the server, the network or the settings, and the event waits for it to pass.
  */
 export type Delivery =
-  /** 2xx: the server has the events (new or already seen). */
+  /** 2xx with Charter's answer ({accepted, duplicates, results}): the server has the events (new or already seen). */
   | { kind: "delivered"; status: number; body: unknown }
-  /** No answer in time, no connection, 5xx, 408 or 429: spool and send again later. */
+  /** No answer in time, no connection, an answer cut off, 5xx, 408 or 429: spool and send again later. */
   | { kind: "unavailable"; reason: string }
   /** 401/403: the API key is missing or refused; the events wait until it is fixed. */
   | { kind: "refused"; status: number; reason: string }
   /** 400/409/413/422: the server will never take these events as they are. */
   | { kind: "rejected"; status: number; reason: string; body: unknown }
-  /** Any other answer (404, 405, a redirect, a bad URL): probably the wrong URL; the events wait until it is fixed. */
+  /**
+   * Any other answer (404, 405, a redirect, a 2xx that is not Charter's answer, a proxy's
+   * HTML page say, a bad URL): probably the wrong URL; the events wait until it is fixed.
+   */
   | { kind: "misdirected"; status: number; reason: string };
 
 export const EVENTS_PATH = "/api/v1/events";
@@ -28,11 +31,45 @@ function errorMessage(body: unknown): string | undefined {
   return typeof error?.message === "string" ? error.message : undefined;
 }
 
-/** The delivery class of an HTTP answer; see Delivery. */
+/** Whether a body is Charter's answer to POST /api/v1/events (lib/schemas/events.ts, eventsResponseSchema). */
+function isEventsAnswer(body: unknown): boolean {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return false;
+  const { accepted, duplicates, results } = body as Record<string, unknown>;
+  return typeof accepted === "number" && typeof duplicates === "number" && Array.isArray(results);
+}
+
+/**
+ * A 2xx that is not Charter's answer. Only an acknowledgement the hook can read takes an
+ * event out of the spool: a proxy's or portal's page (HTML) answered with 200 has not
+ * stored anything, and a body cut short may not have either.
+ */
+function notAnAnswer(status: number, body: unknown): Delivery {
+  if (typeof body === "string" && /^\s*[[{]/.test(body))
+    return {
+      kind: "unavailable",
+      reason: `HTTP ${status} with an answer cut short (${body.length} characters of JSON that does not end)`,
+    };
+  const what =
+    body === undefined || body === ""
+      ? "an empty body"
+      : typeof body !== "string"
+        ? "JSON of another shape"
+        : /^\s*</.test(body)
+          ? "an HTML page"
+          : "a body that is not JSON";
+  return {
+    kind: "misdirected",
+    status,
+    reason: `HTTP ${status} with ${what}, not Charter's answer`,
+  };
+}
+
+/** The delivery class of an HTTP answer; `body` is the parsed JSON, or the text when it is not JSON. See Delivery. */
 export function classify(status: number, body: unknown): Delivery {
   const detail = errorMessage(body);
   const reason = `HTTP ${status}${detail ? `: ${detail}` : ""}`;
-  if (status >= 200 && status < 300) return { kind: "delivered", status, body };
+  if (status >= 200 && status < 300)
+    return isEventsAnswer(body) ? { kind: "delivered", status, body } : notAnAnswer(status, body);
   if (status >= 500 || status === 429 || status === 408) return { kind: "unavailable", reason };
   if (status === 401 || status === 403) return { kind: "refused", status, reason };
   if (REJECTING.has(status)) return { kind: "rejected", status, reason, body };
@@ -90,8 +127,19 @@ export class EventSender {
           (res) => {
             const chunks: Buffer[] = [];
             res.on("data", (chunk: Buffer) => chunks.push(chunk));
-            res.on("error", (error) => resolve(failure(error, ms)));
+            // The connection closed before the body was whole (Node says "aborted").
+            res.on("error", (error) =>
+              resolve(
+                isTimeout(error)
+                  ? failure(error, ms)
+                  : { kind: "unavailable", reason: `the answer was cut short (${error.message})` },
+              ),
+            );
             res.on("end", () => {
+              if (!res.complete) {
+                resolve({ kind: "unavailable", reason: "the answer was cut short" });
+                return;
+              }
               const text = Buffer.concat(chunks).toString("utf8");
               let parsed: unknown = text;
               try {
@@ -122,9 +170,10 @@ export class EventSender {
   }
 }
 
+const isTimeout = (error: Error) => error.name === "AbortError" || error.name === "TimeoutError";
+
 function failure(error: Error, ms: number): Delivery {
-  if (error.name === "AbortError" || error.name === "TimeoutError")
-    return { kind: "unavailable", reason: `no answer within ${ms} ms` };
+  if (isTimeout(error)) return { kind: "unavailable", reason: `no answer within ${ms} ms` };
   return {
     kind: "unavailable",
     reason: error.message || (error as NodeJS.ErrnoException).code || "connection failed",
