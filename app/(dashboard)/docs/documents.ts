@@ -9,6 +9,7 @@ export const DOC_SLUGS = [
   "evals",
   "turns",
   "sessions",
+  "hooks",
   "principles",
   "playbook",
   "security",
