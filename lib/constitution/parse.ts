@@ -76,163 +76,179 @@ export function parseStoredConstitution(files: readonly ConstitutionFile[]): Par
   return parseFiles(files, false);
 }
 
-function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): ParseResult {
-  const issues: ConstitutionIssue[] = [];
-  const warnings: ConstitutionIssue[] = [];
-  const sources = new Map<string, Located>();
-  let core: { description?: string; principles: Principle[] } | undefined;
-  const overlays: Overlay[] = [];
-  const seenDomains = new Map<string, string>();
-  const evalCases: EvalCase[] = [];
-  const evalThresholds: Thresholds[] = [];
+/** What reading the files one by one gathers, before the checks across files. */
+type Gathered = {
+  issues: ConstitutionIssue[];
+  warnings: ConstitutionIssue[];
+  sources: Map<string, Located>;
+  core?: { description?: string; principles: Principle[] };
+  overlays: Overlay[];
+  /** Each overlay's domain, with the file that defined it. */
+  domains: Map<string, string>;
+  evalCases: EvalCase[];
+  evalThresholds: Thresholds[];
+};
 
-  for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
-    const read = readYaml(file, checkText);
-    sources.set(file.path, read.src);
-    if (read.issues.length) {
-      issues.push(...read.issues);
-      continue;
-    }
-    if (file.path === CORE_FILE) {
-      coerceNumbers(read.src, read.value as Record<string, unknown>, "principles", warnings);
-      const parsed = coreFileSchema.safeParse(read.value);
-      if (!parsed.success) issues.push(...zodIssues(read.src, parsed.error));
-      else core = parsed.data;
-      continue;
-    }
-    if (EVAL_PATH.test(file.path)) {
-      const parsed = evalFileSchema.safeParse(read.value);
-      if (!parsed.success) issues.push(...zodIssues(read.src, parsed.error));
-      else {
-        if (parsed.data.thresholds) evalThresholds.push(parsed.data.thresholds);
-        parsed.data.cases.forEach((c, i) =>
-          evalCases.push({
-            ...c,
-            file: file.path,
-            line: position(read.src, offsetOf(read.src, ["cases", i])).line,
-          }),
-        );
-      }
-      continue;
-    }
-    const match = OVERLAY_PATH.exec(file.path);
-    if (!match?.[1]) {
-      issues.push({
-        file: file.path,
-        line: 1,
-        column: 1,
-        field: "(file)",
-        reason: `is not part of a constitution: use ${CORE_FILE}, ${OVERLAYS_DIR}/<domain>.yaml or ${EVAL_DIR}/<name>.yaml`,
-      });
-      continue;
-    }
-    const fileDomain = match[1];
-    if (!domainNameSchema.safeParse(fileDomain).success) {
-      issues.push({
-        file: file.path,
-        line: 1,
-        column: 1,
-        field: "(file)",
-        reason: `"${fileDomain}" is not a valid domain name: use lower-case letters, digits and underscores`,
-      });
-      continue;
-    }
-    const twin = seenDomains.get(fileDomain);
-    if (twin) {
-      issues.push({
-        file: file.path,
-        line: 1,
-        column: 1,
-        field: "(file)",
-        reason: `defines the ${fileDomain} overlay again: ${twin} already does; keep one file per domain`,
-      });
-      continue;
-    }
-    seenDomains.set(fileDomain, file.path);
-    coerceNumbers(
-      read.src,
-      read.value as Record<string, unknown>,
-      "additional_principles",
-      warnings,
+/** An issue with a whole file, at its first line. */
+const fileIssue = (file: string, reason: string): ConstitutionIssue => ({
+  file,
+  line: 1,
+  column: 1,
+  field: "(file)",
+  reason,
+});
+
+function readCoreFile(src: Located, value: Record<string, unknown>, g: Gathered): void {
+  coerceNumbers(src, value, "principles", g.warnings);
+  const parsed = coreFileSchema.safeParse(value);
+  if (!parsed.success) g.issues.push(...zodIssues(src, parsed.error));
+  else g.core = parsed.data;
+}
+
+function readEvalFile(path: string, src: Located, value: unknown, g: Gathered): void {
+  const parsed = evalFileSchema.safeParse(value);
+  if (!parsed.success) {
+    g.issues.push(...zodIssues(src, parsed.error));
+    return;
+  }
+  if (parsed.data.thresholds) g.evalThresholds.push(parsed.data.thresholds);
+  parsed.data.cases.forEach((c, i) =>
+    g.evalCases.push({
+      ...c,
+      file: path,
+      line: position(src, offsetOf(src, ["cases", i])).line,
+    }),
+  );
+}
+
+/** The domain an overlay file's path names, or the issue with its path. */
+function overlayDomain(path: string, g: Gathered): string | null {
+  const domain = OVERLAY_PATH.exec(path)?.[1];
+  const problem = !domain
+    ? `is not part of a constitution: use ${CORE_FILE}, ${OVERLAYS_DIR}/<domain>.yaml or ${EVAL_DIR}/<name>.yaml`
+    : !domainNameSchema.safeParse(domain).success
+      ? `"${domain}" is not a valid domain name: use lower-case letters, digits and underscores`
+      : g.domains.has(domain)
+        ? `defines the ${domain} overlay again: ${g.domains.get(domain)} already does; keep one file per domain`
+        : null;
+  if (problem || !domain) {
+    g.issues.push(fileIssue(path, problem ?? "is not part of a constitution"));
+    return null;
+  }
+  g.domains.set(domain, path);
+  return domain;
+}
+
+function readOverlayFile(
+  path: string,
+  src: Located,
+  value: Record<string, unknown>,
+  g: Gathered,
+): void {
+  const domain = overlayDomain(path, g);
+  if (domain === null) return;
+  coerceNumbers(src, value, "additional_principles", g.warnings);
+  const parsed = overlayInputSchema.safeParse(value);
+  if (!parsed.success) {
+    g.issues.push(...zodIssues(src, parsed.error));
+    return;
+  }
+  if (parsed.data.domain !== undefined && parsed.data.domain !== domain) {
+    g.issues.push(
+      issueAt(
+        src,
+        ["domain"],
+        `is "${parsed.data.domain}" but the file is ${path}: the domain must match the file name`,
+      ),
     );
-    const parsed = overlayInputSchema.safeParse(read.value);
-    if (!parsed.success) {
-      issues.push(...zodIssues(read.src, parsed.error));
-      continue;
-    }
-    if (parsed.data.domain !== undefined && parsed.data.domain !== fileDomain) {
-      issues.push(
+    return;
+  }
+  parsed.data.additional_principles.forEach((p, i) => {
+    if (p.domain !== null && p.domain !== domain)
+      g.issues.push(
         issueAt(
-          read.src,
-          ["domain"],
-          `is "${parsed.data.domain}" but the file is ${file.path}: the domain must match the file name`,
+          src,
+          ["additional_principles", i, "domain"],
+          `is "${p.domain}" but the principle belongs to the ${domain} overlay`,
         ),
       );
-      continue;
-    }
-    parsed.data.additional_principles.forEach((p, i) => {
-      if (p.domain !== null && p.domain !== fileDomain)
-        issues.push(
-          issueAt(
-            read.src,
-            ["additional_principles", i, "domain"],
-            `is "${p.domain}" but the principle belongs to the ${fileDomain} overlay`,
-          ),
-        );
-    });
-    const definedAt = Object.fromEntries(
-      parsed.data.additional_principles.map((p, i) => {
-        const at = issueAt(read.src, ["additional_principles", i, "id"], "");
-        return [p.id, `${at.file}:${at.line}:${at.column}`];
-      }),
-    );
-    overlays.push({
-      ...parsed.data,
-      domain: fileDomain,
-      additional_principles: parsed.data.additional_principles.map((p) => ({
-        ...p,
-        domain: fileDomain,
-      })),
-      defined_at: definedAt,
-    });
-  }
+  });
+  const definedAt = Object.fromEntries(
+    parsed.data.additional_principles.map((p, i) => {
+      const at = issueAt(src, ["additional_principles", i, "id"], "");
+      return [p.id, `${at.file}:${at.line}:${at.column}`];
+    }),
+  );
+  g.overlays.push({
+    ...parsed.data,
+    domain,
+    additional_principles: parsed.data.additional_principles.map((p) => ({ ...p, domain })),
+    defined_at: definedAt,
+  });
+}
 
-  if (!files.some((f) => f.path === CORE_FILE))
-    issues.push({
-      file: CORE_FILE,
-      line: 1,
-      column: 1,
-      field: "(file)",
-      reason: "is missing: a constitution needs core principles",
-    });
-  if (core) {
-    // moralstack's core.yaml labels a principle `domain: core`; any domain on a core principle is only a label
-    // (and specificity, conflict.ts): the principle stays in force under every domain.
-    core.principles.forEach((p, i) => {
-      if (p.domain !== null && p.domain !== CORE_DOMAIN_LABEL)
-        warnings.push(
+/**
+ * moralstack's core.yaml labels a principle `domain: core`; any other domain on a core
+ * principle is only a label (and specificity, conflict.ts): the principle stays in force
+ * under every domain, which a warning says.
+ */
+function coreLabelWarnings(principles: Principle[], src: Located): ConstitutionIssue[] {
+  return principles.flatMap((p, i) =>
+    p.domain !== null && p.domain !== CORE_DOMAIN_LABEL
+      ? [
           issueAt(
-            sources.get(CORE_FILE)!,
+            src,
             ["principles", i, "domain"],
             `is "${p.domain}" on a core principle: it stays in force under every domain; the domain only labels it and counts as specificity`,
           ),
-        );
-    });
+        ]
+      : [],
+  );
+}
+
+/** Reads every file on its own (in path order), each by what its path says it is. */
+function gather(files: readonly ConstitutionFile[], checkText: boolean): Gathered {
+  const g: Gathered = {
+    issues: [],
+    warnings: [],
+    sources: new Map(),
+    overlays: [],
+    domains: new Map(),
+    evalCases: [],
+    evalThresholds: [],
+  };
+  for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
+    const read = readYaml(file, checkText);
+    g.sources.set(file.path, read.src);
+    if (read.issues.length) g.issues.push(...read.issues);
+    else if (file.path === CORE_FILE)
+      readCoreFile(read.src, read.value as Record<string, unknown>, g);
+    else if (EVAL_PATH.test(file.path)) readEvalFile(file.path, read.src, read.value, g);
+    else readOverlayFile(file.path, read.src, read.value as Record<string, unknown>, g);
   }
+  return g;
+}
+
+function parseFiles(files: readonly ConstitutionFile[], checkText: boolean): ParseResult {
+  const g = gather(files, checkText);
+  const { issues, warnings, core, overlays } = g;
+  if (!files.some((f) => f.path === CORE_FILE))
+    issues.push(fileIssue(CORE_FILE, "is missing: a constitution needs core principles"));
+  if (core) warnings.push(...coreLabelWarnings(core.principles, g.sources.get(CORE_FILE)!));
   // Without a valid core file, overrides of core principles cannot be checked: say nothing rather than something false.
-  const cross = crossFileIssues(core?.principles ?? [], overlays, sources, core !== undefined);
+  const cross = crossFileIssues(core?.principles ?? [], overlays, g.sources, core !== undefined);
   issues.push(...cross.issues);
   warnings.push(...cross.warnings);
   // Eval cases are checked against a whole constitution only: with a broken overlay, every case naming it would be noise.
   if (core && issues.length === 0)
-    issues.push(...evalIssues(evalCases, core.principles, overlays, sources));
+    issues.push(...evalIssues(g.evalCases, core.principles, overlays, g.sources));
 
   if (issues.length || !core)
     return { ok: false, issues: sortIssues(issues), warnings: sortIssues(warnings) };
   return {
     ok: true,
     warnings: sortIssues(warnings),
-    evals: { cases: evalCases, thresholds: strictest(evalThresholds) },
+    evals: { cases: g.evalCases, thresholds: strictest(g.evalThresholds) },
     constitution: {
       ...(core.description ? { description: core.description } : {}),
       core: core.principles,
