@@ -5,19 +5,27 @@
  * UserPromptSubmit hook's wall time against `node -e 0`, and the first prompt after
  * a cold start. It starts its own server (production build) on a fresh database.
  * Run: npx next build && npx tsx bench/agents.ts   (PostgreSQL on 127.0.0.1:5432)
+ * Knobs: BENCH_TURNS (20000), BENCH_SENDERS (4), BENCH_PORT (3299). Every figure is
+ * printed with the load average beside it.
  */
 import { spawn, spawnSync } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { BIN, ROOT, startBenchServer, waitHealthy } from "./support/server";
 
-const PORT = 3299;
+const PORT = Number(process.env.BENCH_PORT ?? 3299);
 const TURNS = Number(process.env.BENCH_TURNS ?? 20_000);
 const BATCH_EVENTS = 999;
 const HOOK_RUNS = 15;
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 /** One turn: a prompt, a tool call and a stop, in sessions of 10 turns. */
 function turnEvents(run: string, i: number) {
@@ -77,6 +85,7 @@ async function main() {
       }),
     );
     const apiSeconds = (performance.now() - started) / 1000;
+    const apiLoad = load();
 
     // The baseline: the same turns and tool calls as plain rows, multi-row INSERTs of the same batch size.
     const client = new pg.Client({ connectionString: server.databaseUrl });
@@ -118,8 +127,8 @@ async function main() {
     const insertSeconds = (performance.now() - insertStarted) / 1000;
     await client.end();
     console.log(
-      `ingestion: ${TURNS} turns (prompt with lexical retrieval, tool call, stop) through the API (${SENDERS} senders, batches of ${BATCH_EVENTS} events) in ${apiSeconds.toFixed(2)} s = ${Math.round(TURNS / apiSeconds)} turns/s; ` +
-        `plain multi-row INSERT of the same turns and tool calls ${Math.round(TURNS / insertSeconds)} turns/s; ratio API/INSERT throughput ${(insertSeconds / apiSeconds).toFixed(3)}`,
+      `ingestion: ${TURNS} turns (prompt with lexical retrieval, tool call, stop) through the API (${SENDERS} senders, batches of ${BATCH_EVENTS} events) in ${apiSeconds.toFixed(2)} s = ${Math.round(TURNS / apiSeconds)} turns/s [load ${apiLoad}]; ` +
+        `plain multi-row INSERT of the same turns and tool calls ${Math.round(TURNS / insertSeconds)} turns/s [load ${load()}]; ratio API/INSERT throughput ${(insertSeconds / apiSeconds).toFixed(3)}`,
     );
 
     // (2) The UserPromptSubmit hook against `node -e 0`.
@@ -154,7 +163,7 @@ async function main() {
       bare.push(performance.now() - t);
     }
     console.log(
-      `UserPromptSubmit hook: median ${median(hook).toFixed(0)} ms (max ${Math.max(...hook).toFixed(0)} ms); node -e 0: median ${median(bare).toFixed(0)} ms; ratio ${(median(hook) / median(bare)).toFixed(2)}`,
+      `UserPromptSubmit hook: median ${median(hook).toFixed(0)} ms (max ${Math.max(...hook).toFixed(0)} ms); node -e 0: median ${median(bare).toFixed(0)} ms; ratio ${(median(hook) / median(bare)).toFixed(2)} [load ${load()}]`,
     );
 
     // (3) Cold start: restart the server, and send the first prompt through the hook as soon as it is healthy.
@@ -176,7 +185,7 @@ async function main() {
       });
       const first = performance.now() - t;
       console.log(
-        `cold start: healthy after ${(ready / 1000).toFixed(1)} s; first UserPromptSubmit hook ${first.toFixed(0)} ms, ${out.stdout.includes("additionalContext") ? "context injected" : `NO context (${out.stderr.trim()})`}`,
+        `cold start: healthy after ${(ready / 1000).toFixed(1)} s; first UserPromptSubmit hook ${first.toFixed(0)} ms, ${out.stdout.includes("additionalContext") ? "context injected" : `NO context (${out.stderr.trim()})`} [load ${load()}]`,
       );
     } finally {
       try {
