@@ -8,6 +8,7 @@ import { closeDb, db, switchDatabase } from "@/lib/db/client";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { users } from "@/lib/db/users";
 import { weightSets } from "@/lib/db/weights";
+import { resetEnv } from "@/lib/env";
 import { unique } from "@/test/db";
 
 // A long-running production server (`charter serve`) and this process on one PostgreSQL:
@@ -45,6 +46,9 @@ function sendEvent(key: string, event: Record<string, unknown>): Promise<Respons
 
 describe.runIf(inject("pgUrl") !== null)("one key, a long-running server", () => {
   beforeAll(async () => {
+    // This process makes keys too (through Better Auth's api-key plugin).
+    process.env.BETTER_AUTH_SECRET ??= "key-check-test-secret-0123456789abcdef";
+    resetEnv();
     if (!existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID")))
       throw new Error(
         `No production build in ${DIST_DIR}: run \`CHARTER_NEXT_DIST_DIR=${DIST_DIR} npx next build\` first.`,
