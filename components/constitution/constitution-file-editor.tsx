@@ -1,22 +1,19 @@
 "use client";
-import { useId, useMemo, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Card, ErrorText, cx } from "@/components/ui/primitives";
 import type { ConstitutionFile } from "@/lib/constitution/parse";
 import type { ConstitutionIssue } from "@/lib/constitution/schema";
 import { fileTooLarge } from "@/lib/schemas/constitution";
-import { ConflictPanel, type Conflict } from "./conflict-panel";
-import { rawFileHref } from "./file-diffs";
+import { ConflictPanel } from "./conflict-panel";
 import { ImpactPreview } from "./impact-preview";
 import { IssueList } from "./issue-list";
 import { mergeIssues } from "./issues";
 import type { DraftRead } from "./principle-draft";
 import { SaveFilePanel, type SaveFile } from "./save-file-panel";
+import { useConflict } from "./use-conflict";
 import { useConstitutionCheck } from "./use-constitution-check";
+import { useFileDraft, type View } from "./use-file-draft";
 import { YamlEditor } from "./yaml-editor";
-
-type View = "form" | "yaml";
-/** The form's draft and the YAML it was read from: while the draft is untouched, that text is kept as written. */
-type FormState<D> = { draft: D; readFrom: { draft: D; text: string } };
 
 /** What a file's form view is given: the draft, the engine's issues in this file, and where edits go. */
 export type FileFormProps<D> = {
@@ -27,6 +24,86 @@ export type FileFormProps<D> = {
 };
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Why Save is disabled, or null when it may be pressed. */
+function blockedReason(state: {
+  tooLarge: string | null;
+  pending: boolean;
+  problems: number;
+  unchanged: boolean;
+}): string | null {
+  if (state.tooLarge) return "The file is too large to save (see above).";
+  if (state.pending) return "Checking…";
+  if (state.problems > 0)
+    return `Fix the ${state.problems === 1 ? "problem" : `${state.problems} problems`} above before saving.`;
+  return state.unchanged ? "No changes to save." : null;
+}
+
+/** The engine's findings on the draft: this file's problems, what it breaks elsewhere, its warnings. */
+function FileIssues({
+  path,
+  own,
+  elsewhere,
+  warnings,
+}: {
+  path: string;
+  own: ConstitutionIssue[];
+  elsewhere: ConstitutionIssue[];
+  warnings: ConstitutionIssue[];
+}) {
+  return (
+    <>
+      <IssueList
+        issues={own}
+        path={path}
+        title={`${own.length} ${own.length === 1 ? "problem" : "problems"} in ${path}`}
+      />
+      <IssueList issues={elsewhere} path={path} title="This change breaks other files" />
+      <IssueList
+        issues={warnings}
+        path={path}
+        tone="warning"
+        title={`${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"} in ${path} (it loads)`}
+      />
+    </>
+  );
+}
+
+/** The Form / YAML tabs. */
+function ViewTabs({
+  label,
+  view,
+  controls,
+  onSelect,
+}: {
+  label: string;
+  view: View;
+  controls: string;
+  onSelect: (view: View) => void;
+}) {
+  return (
+    <div role="tablist" aria-label={label} className="mb-4 flex gap-1 border-b border-slate-200">
+      {(["form", "yaml"] as const).map((v) => (
+        <button
+          key={v}
+          type="button"
+          role="tab"
+          aria-selected={view === v}
+          aria-controls={controls}
+          onClick={() => onSelect(v)}
+          className={cx(
+            "-mb-px border-b-2 px-3 py-1.5 text-sm font-medium",
+            view === v
+              ? "border-indigo-600 text-indigo-700"
+              : "border-transparent text-slate-600 hover:text-slate-900",
+          )}
+        >
+          {v === "form" ? "Form" : "YAML"}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 /**
  * Edits one constitution file in a form view or a YAML view; edits carry across when
@@ -71,27 +148,13 @@ export function ConstitutionFileEditor<D>({
 }) {
   const panelId = useId();
   const [base, setBase] = useState({ id: baseVersionId, text: original });
-  const [form, setForm] = useState<FormState<D> | null>(() => {
-    const initial = read(original);
-    return initial.ok
-      ? { draft: initial.draft, readFrom: { draft: initial.draft, text: original } }
-      : null;
-  });
-  const [view, setView] = useState<View>(form ? "form" : "yaml");
-  const [yamlText, setYamlText] = useState(original);
-  const [switchError, setSwitchError] = useState<string | null>(null);
+  const draft = useFileDraft(original, read, write);
+  const { view, form, yamlText, text } = draft;
   const [refused, setRefused] = useState<{ text: string; issues: ConstitutionIssue[] } | null>(
     null,
   );
-  const [conflict, setConflict] = useState<Conflict | null>(null);
-  const [mergedOn, setMergedOn] = useState<number | null>(null);
-
-  const text = useMemo(() => {
-    if (view === "yaml" || !form) return yamlText;
-    return form.draft === form.readFrom.draft
-      ? form.readFrom.text
-      : write(form.draft, form.readFrom);
-  }, [view, form, yamlText, write]);
+  const conflicts = useConflict(path);
+  const { conflict, mergedOn } = conflicts;
 
   const check = useConstitutionCheck(files, path, text);
   const issues = mergeIssues(check.issues, refused?.text === text ? refused.issues : []);
@@ -99,62 +162,12 @@ export function ConstitutionFileEditor<D>({
   const elsewhere = issues.filter((i) => i.file !== path);
   const ownWarnings = check.warnings.filter((w) => w.file === path);
   const tooLarge = fileTooLarge(text);
-  const blockedBecause = tooLarge
-    ? "The file is too large to save (see above)."
-    : check.pending
-      ? "Checking…"
-      : issues.length > 0
-        ? `Fix the ${issues.length === 1 ? "problem" : `${issues.length} problems`} above before saving.`
-        : text === base.text
-          ? "No changes to save."
-          : null;
-
-  /** Puts `next` in the view shown, as if typed there: the form reads it when it can, else the YAML view shows it. */
-  const showText = (next: string) => {
-    setYamlText(next);
-    const asDraft = view === "form" ? read(next) : null;
-    if (asDraft?.ok)
-      setForm({ draft: asDraft.draft, readFrom: { draft: asDraft.draft, text: next } });
-    else setView("yaml");
-  };
-
-  const onConflict = async (versionId: number) => {
-    setMergedOn(null);
-    setConflict({ versionId, loading: true });
-    try {
-      const response = await fetch(rawFileHref(versionId, path));
-      if (response.status === 404)
-        setConflict({ versionId, error: `Version ${versionId} no longer has ${path}.` });
-      else if (!response.ok)
-        setConflict({
-          versionId,
-          error: `Version ${versionId}'s ${path} could not be fetched (HTTP ${response.status}).`,
-        });
-      else setConflict({ versionId, theirs: await response.text() });
-    } catch {
-      setConflict({
-        versionId,
-        error: `Version ${versionId}'s ${path} could not be fetched: the server did not answer.`,
-      });
-    }
-  };
-
-  const switchTo = (next: View) => {
-    setSwitchError(null);
-    if (next === view) return;
-    if (next === "yaml") {
-      setYamlText(text);
-      setView("yaml");
-      return;
-    }
-    const fromYaml = read(yamlText);
-    if (!fromYaml.ok) {
-      setSwitchError(`The form cannot show this YAML: ${fromYaml.reason}. Fix it here first.`);
-      return;
-    }
-    setForm({ draft: fromYaml.draft, readFrom: { draft: fromYaml.draft, text: yamlText } });
-    setView("form");
-  };
+  const blockedBecause = blockedReason({
+    tooLarge,
+    pending: check.pending,
+    problems: issues.length,
+    unchanged: text === base.text,
+  });
 
   const Noun = capitalize(noun);
   return (
@@ -178,10 +191,9 @@ export function ConstitutionFileEditor<D>({
             reloadHref={reloadHref}
             onMerged={(merged, theirs) => {
               setBase({ id: conflict.versionId, text: theirs });
-              setConflict(null);
               setRefused(null);
-              setMergedOn(conflict.versionId);
-              showText(merged);
+              conflicts.merged(conflict.versionId);
+              draft.showText(merged);
             }}
           />
         </div>
@@ -195,31 +207,8 @@ export function ConstitutionFileEditor<D>({
           result, then Save.
         </p>
       ) : null}
-      <div
-        role="tablist"
-        aria-label={`${Noun} views`}
-        className="mb-4 flex gap-1 border-b border-slate-200"
-      >
-        {(["form", "yaml"] as const).map((v) => (
-          <button
-            key={v}
-            type="button"
-            role="tab"
-            aria-selected={view === v}
-            aria-controls={panelId}
-            onClick={() => switchTo(v)}
-            className={cx(
-              "-mb-px border-b-2 px-3 py-1.5 text-sm font-medium",
-              view === v
-                ? "border-indigo-600 text-indigo-700"
-                : "border-transparent text-slate-600 hover:text-slate-900",
-            )}
-          >
-            {v === "form" ? "Form" : "YAML"}
-          </button>
-        ))}
-      </div>
-      {switchError ? <ErrorText>{switchError}</ErrorText> : null}
+      <ViewTabs label={`${Noun} views`} view={view} controls={panelId} onSelect={draft.switchTo} />
+      {draft.switchError ? <ErrorText>{draft.switchError}</ErrorText> : null}
       <div
         id={panelId}
         role="tabpanel"
@@ -232,10 +221,15 @@ export function ConstitutionFileEditor<D>({
             draft: form.draft,
             issues: own,
             readOnly: !canEdit,
-            onChange: (draft) => setForm({ ...form, draft }),
+            onChange: draft.setDraft,
           })
         ) : canEdit ? (
-          <YamlEditor value={yamlText} onChange={setYamlText} issues={own} label={`${Noun} YAML`} />
+          <YamlEditor
+            value={yamlText}
+            onChange={draft.setYamlText}
+            issues={own}
+            label={`${Noun} YAML`}
+          />
         ) : (
           <pre
             aria-label={`${Noun} YAML`}
@@ -244,18 +238,7 @@ export function ConstitutionFileEditor<D>({
             {yamlText}
           </pre>
         )}
-        <IssueList
-          issues={own}
-          path={path}
-          title={`${own.length} ${own.length === 1 ? "problem" : "problems"} in ${path}`}
-        />
-        <IssueList issues={elsewhere} path={path} title="This change breaks other files" />
-        <IssueList
-          issues={ownWarnings}
-          path={path}
-          tone="warning"
-          title={`${ownWarnings.length} ${ownWarnings.length === 1 ? "warning" : "warnings"} in ${path} (it loads)`}
-        />
+        <FileIssues path={path} own={own} elsewhere={elsewhere} warnings={ownWarnings} />
       </div>
       {canEdit ? (
         <div className="mt-6 border-t border-slate-100 pt-4">
@@ -278,13 +261,12 @@ export function ConstitutionFileEditor<D>({
             }
             onSaved={(id, saved) => {
               setBase({ id, text: saved });
-              setConflict(null);
-              setMergedOn(null);
+              conflicts.clear();
             }}
             onRefused={(refusedText, refusedIssues) =>
               setRefused({ text: refusedText, issues: refusedIssues })
             }
-            onConflict={(versionId) => void onConflict(versionId)}
+            onConflict={(versionId) => void conflicts.onConflict(versionId)}
           />
         </div>
       ) : null}
