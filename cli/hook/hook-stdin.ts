@@ -1,4 +1,3 @@
-import { performance } from "node:perf_hooks";
 import type { AgentEventInput } from "@/lib/schemas/events";
 import { EXIT } from "../errors";
 import type { HookEventName } from "./events";

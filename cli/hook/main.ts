@@ -5,7 +5,6 @@
  * bin/charter.mjs loads this before anything else.
  */
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { EXIT } from "../errors";
 import { loadHookConfig } from "./config";
 import { HOOK_EVENTS, isHookEvent } from "./events";

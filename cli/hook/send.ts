@@ -113,27 +113,31 @@ export class EventSender {
     const request = secure ? this.https!.request : http.request;
     const ms = Math.max(1, Math.round(timeoutMs));
 
-    return new Promise<Delivery>((resolve) => {
-      let req: http.ClientRequest;
+    return new Promise<Delivery>((settle) => {
+      let req: http.ClientRequest | undefined;
+      // A plain timer rather than AbortSignal.timeout: the hook starts without the abort machinery.
+      const timer = setTimeout(() => {
+        resolve({ kind: "unavailable", reason: `no answer within ${ms} ms` });
+        req?.destroy();
+      }, ms);
+      // The first outcome counts; what the destroyed request says afterwards does not.
+      const resolve = (delivery: Delivery) => {
+        clearTimeout(timer);
+        settle(delivery);
+      };
       try {
         req = request(
           url,
-          {
-            method: "POST",
-            headers,
-            signal: AbortSignal.timeout(ms),
-            ...(secure ? {} : { agent: this.agent }),
-          },
+          { method: "POST", headers, ...(secure ? {} : { agent: this.agent }) },
           (res) => {
             const chunks: Buffer[] = [];
             res.on("data", (chunk: Buffer) => chunks.push(chunk));
             // The connection closed before the body was whole (Node says "aborted").
             res.on("error", (error) =>
-              resolve(
-                isTimeout(error)
-                  ? failure(error, ms)
-                  : { kind: "unavailable", reason: `the answer was cut short (${error.message})` },
-              ),
+              resolve({
+                kind: "unavailable",
+                reason: `the answer was cut short (${error.message})`,
+              }),
             );
             res.on("end", () => {
               if (!res.complete) {
@@ -160,7 +164,7 @@ export class EventSender {
         });
         return;
       }
-      req.on("error", (error) => resolve(failure(error, ms)));
+      req.on("error", (error) => resolve(failure(error)));
       req.end(payload);
     });
   }
@@ -170,10 +174,7 @@ export class EventSender {
   }
 }
 
-const isTimeout = (error: Error) => error.name === "AbortError" || error.name === "TimeoutError";
-
-function failure(error: Error, ms: number): Delivery {
-  if (isTimeout(error)) return { kind: "unavailable", reason: `no answer within ${ms} ms` };
+function failure(error: Error): Delivery {
   return {
     kind: "unavailable",
     reason: error.message || (error as NodeJS.ErrnoException).code || "connection failed",
