@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { databaseTarget, type DatabaseTarget } from "@/lib/env";
 import { acquireLockSync, dataDirLockPath, lockHolder } from "@/lib/lock.mjs";
@@ -8,7 +9,13 @@ import { PrismaClient } from "./generated/prisma/client";
 
 export type { DatabaseTarget };
 
-type Cached = { prisma: PrismaClient; target: DatabaseTarget; close: () => Promise<void> };
+type Cached = {
+  prisma: PrismaClient;
+  target: DatabaseTarget;
+  close: () => Promise<void>;
+  /** PostgreSQL only: connections for event ingestion's own transactions (lib/db/ingest.ts), opened on first use. */
+  ingestPool?: () => pg.Pool;
+};
 
 // One client per process: Next.js evaluates modules once per bundle layer, so the
 // cache lives on globalThis. PGlite must never be opened twice on one directory.
@@ -16,6 +23,8 @@ const globalCache = globalThis as unknown as { __charterDb?: Cached };
 
 /** Connections one process holds to PostgreSQL; requests beyond it queue for one. */
 export const POOL_SIZE = 10;
+/** Connections event ingestion holds beside them for its group transactions (lib/services/ingest-queue.ts runs at most a few at once). */
+export const INGEST_POOL_SIZE = 4;
 
 /**
  * How long a query or a transaction waits for a connection, whether the pool is busy
@@ -48,7 +57,21 @@ export function createPrisma(target: DatabaseTarget): Cached {
       adapter,
       transactionOptions: { maxWait: CONNECT_TIMEOUT_MS, timeout: TRANSACTION_TIMEOUT_MS },
     });
-    return { prisma, target, close: () => prisma.$disconnect() };
+    let ingest: pg.Pool | undefined;
+    return {
+      prisma,
+      target,
+      ingestPool: () =>
+        (ingest ??= new pg.Pool({
+          connectionString: target.url,
+          max: INGEST_POOL_SIZE,
+          connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+          // An idle connection the server closed leaves the pool; the next query reports the outage.
+        }).on("error", () => undefined)),
+      close: async () => {
+        await Promise.all([prisma.$disconnect(), ingest?.end()]);
+      },
+    };
   }
   // One process at a time per data directory: the same `<dir>.lock` (lib/lock.mjs) as the
   // migration runner and the schema-engine stand-in, held until close() or exit.
@@ -80,6 +103,16 @@ export function createPrisma(target: DatabaseTarget): Cached {
 export function db(): PrismaClient {
   globalCache.__charterDb ??= createPrisma(databaseTarget());
   return globalCache.__charterDb.prisma;
+}
+
+/**
+ * PostgreSQL connections for event ingestion's group transactions, which run plain SQL
+ * and pay for no query engine (a few times cheaper per statement); null on the embedded
+ * database, whose one connection Prisma holds.
+ */
+export function ingestPool(): pg.Pool | null {
+  db();
+  return globalCache.__charterDb?.ingestPool?.() ?? null;
 }
 
 /** Which kind of database this process talks to, without opening it. */

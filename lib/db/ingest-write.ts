@@ -1,7 +1,7 @@
 import type { ContextDelivery } from "@/lib/schemas/statuses";
 import { scores, type ScoreColumns } from "./scores";
 import { jsonParameter as json } from "./sql-json";
-import type { Tx } from "./transaction";
+import type { Sql } from "./ingest-sql";
 
 /* The writes of event ingestion, each over a whole group of events (see lib/db/ingest.ts). */
 
@@ -62,7 +62,7 @@ export type PlanWrites = {
  * this transaction), as one statement's data-modifying parts must; a score's turn,
  * inserted by another part, exists when the statement's foreign keys are checked.
  */
-async function writePlan(tx: Tx, plan: PlanWrites): Promise<void> {
+async function writePlan(sql: Sql, plan: PlanWrites): Promise<void> {
   const rows =
     plan.turns.length +
     plan.stops.length +
@@ -71,7 +71,7 @@ async function writePlan(tx: Tx, plan: PlanWrites): Promise<void> {
     plan.scored.length +
     plan.results.length;
   if (rows === 0) return;
-  await tx.$executeRawUnsafe(
+  await sql.query(
     `WITH new_turns AS (
        INSERT INTO turn (id, session_id, number, prompt, started_at, context_delivery, injected_principles, injected_key_points, retrieved_principles, retrieved_key_points, constitution_version_id, feedback,
                          response, action, tools_passed, has_mutations, context_utilization, stopped_at)
@@ -106,21 +106,23 @@ async function writePlan(tx: Tx, plan: PlanWrites): Promise<void> {
        RETURNING 1
      )
      SELECT 1`,
-    json(plan.turns),
-    json(plan.stops),
-    json(plan.toolCalls),
-    json(plan.ends),
-    json(plan.results),
-    json(plan.scored.map((s) => scores.sqlRow(s.turnId, s.columns))),
+    [
+      json(plan.turns),
+      json(plan.stops),
+      json(plan.toolCalls),
+      json(plan.ends),
+      json(plan.results),
+      json(plan.scored.map((s) => scores.sqlRow(s.turnId, s.columns))),
+    ],
   );
 }
 
 /** Sets the results of claimed events whose result was known only after the writes (a SessionEnd's outcome). */
-async function recordResults(tx: Tx, rows: EventResultRow[]): Promise<void> {
+async function recordResults(sql: Sql, rows: EventResultRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx.$executeRawUnsafe(
+  await sql.query(
     `UPDATE agent_event SET result = x.result FROM jsonb_to_recordset($1::jsonb) AS x(id text, result jsonb) WHERE agent_event.id = x.id`,
-    json(rows),
+    [json(rows)],
   );
 }
 
@@ -132,21 +134,21 @@ async function recordResults(tx: Tx, rows: EventResultRow[]): Promise<void> {
  * sessions that changed.
  */
 async function markUndelivered(
-  tx: Tx,
+  sql: Sql,
   turns: { session_id: string; number: number }[],
 ): Promise<string[]> {
   if (turns.length === 0) return [];
-  const changed = await tx.$queryRawUnsafe<{ session_id: string; number: number }[]>(
+  const changed = await sql.query<{ session_id: string; number: number }>(
     `UPDATE turn SET context_delivery = 'spooled', injected_principles = '{}', injected_key_points = '{}'
      FROM jsonb_to_recordset($1::jsonb) AS x(session_id text, number int)
      WHERE turn.session_id = x.session_id AND turn.number = x.number AND turn.context_delivery = 'delivered'
      RETURNING turn.session_id, turn.number`,
-    json(turns),
+    [json(turns)],
   );
   if (changed.length === 0) return [];
-  await tx.$executeRawUnsafe(
+  await sql.query(
     `UPDATE tool_call SET active_principles = '{}' FROM jsonb_to_recordset($1::jsonb) AS x(session_id text, number int) WHERE tool_call.session_id = x.session_id AND tool_call.turn_number = x.number`,
-    json(changed),
+    [json(changed)],
   );
   return [...new Set(changed.map((c) => c.session_id))];
 }

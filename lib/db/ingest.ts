@@ -6,7 +6,7 @@ import { writePlan, recordResults, markUndelivered } from "./ingest-write";
 import { parseColumn } from "./json-column";
 import { PLAYBOOK_INJECTION_ORDER } from "./key-points";
 import { jsonParameter as json } from "./sql-json";
-import type { Tx } from "./transaction";
+import { inIngestTransaction, type Sql } from "./ingest-sql";
 
 export type { NewToolCall, NewTurn, TurnStop, EventResultRow, PlanWrites } from "./ingest-write";
 
@@ -37,9 +37,9 @@ export type EventClaim = {
  * first), each kind in id order, so two groups never wait on each other in a cycle.
  * The session row locks keep a session's events applied one transaction at a time.
  */
-async function claim(tx: Tx, events: EventClaim[], source: string): Promise<Set<string>> {
+async function claim(sql: Sql, events: EventClaim[], source: string): Promise<Set<string>> {
   if (events.length === 0) return new Set();
-  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+  const rows = await sql.query<{ id: string }>(
     `WITH x AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS x(id text, session_id text, type text, at timestamptz, cwd text, transcript_path text, ord int)
@@ -63,18 +63,17 @@ async function claim(tx: Tx, events: EventClaim[], source: string): Promise<Set<
        RETURNING 1
      )
      SELECT id FROM claimed`,
-    json(events.map((e, ord) => ({ ...e, ord }))),
-    source,
+    [json(events.map((e, ord) => ({ ...e, ord }))), source],
   );
   return new Set(rows.map((r) => r.id));
 }
 
 export type StoredEvent = { session_id: string; type: string; result: EventResult | null };
 
-/** The results stored for event ids already received (outside a transaction when `tx` is absent). */
-async function seenEvents(ids: string[], tx?: Tx): Promise<Map<string, StoredEvent>> {
+/** The results stored for event ids already received, outside any transaction. */
+async function seenEvents(ids: string[]): Promise<Map<string, StoredEvent>> {
   if (ids.length === 0) return new Map();
-  const rows = await (tx ?? db()).$queryRawUnsafe<
+  const rows = await db().$queryRawUnsafe<
     { id: string; session_id: string; type: string; result: unknown }[]
   >(`SELECT id, session_id, type, result FROM agent_event WHERE id = ANY($1::text[])`, ids);
   return storedEvents(rows);
@@ -118,20 +117,18 @@ export type LatestTurn = {
  * playbook's most trusted active key points when `playbookLimit` > 0.
  */
 async function readState(
-  tx: Tx,
+  sql: Sql,
   input: { sessionIds: string[]; duplicateIds: string[]; playbookLimit: number },
 ): Promise<{
   latest: Map<string, LatestTurn>;
   seen: Map<string, StoredEvent>;
   playbook: PlaybookEntry[];
 }> {
-  const [row] = await tx.$queryRawUnsafe<
-    {
-      turns: LatestTurn[] | null;
-      seen: { id: string; session_id: string; type: string; result: unknown }[] | null;
-      playbook: PlaybookEntry[] | null;
-    }[]
-  >(
+  const [row] = await sql.query<{
+    turns: LatestTurn[] | null;
+    seen: { id: string; session_id: string; type: string; result: unknown }[] | null;
+    playbook: PlaybookEntry[] | null;
+  }>(
     `SELECT
        (SELECT json_agg(json_build_object(
            'id', t.id, 'session_id', t.session_id, 'number', t.number, 'prompt', t.prompt,
@@ -146,9 +143,7 @@ async function readState(
        (SELECT json_agg(k) FROM (
           SELECT name, text, helpful, harmful FROM key_point WHERE status = 'active'
           ORDER BY ${PLAYBOOK_INJECTION_ORDER} LIMIT $3::int) AS k) AS playbook`,
-    input.sessionIds,
-    input.duplicateIds,
-    Math.max(0, input.playbookLimit),
+    [input.sessionIds, input.duplicateIds, Math.max(0, input.playbookLimit)],
   );
   return {
     latest: new Map((row?.turns ?? []).map((t) => [t.session_id, t])),
@@ -159,6 +154,7 @@ async function readState(
 
 /** The statements event ingestion is made of, each over a whole group (agent_session, agent_event, turn, tool_call). */
 export const eventBatches = {
+  transaction: inIngestTransaction,
   claim,
   seenEvents,
   readState,

@@ -2,7 +2,8 @@ import { credits } from "@/lib/db/credit";
 import { eventBatches } from "@/lib/db/ingest";
 import { jobs } from "@/lib/db/jobs";
 import { scores } from "@/lib/db/scores";
-import { inTransaction } from "@/lib/db/transaction";
+import type { Sql } from "@/lib/db/ingest-sql";
+import type { Tx } from "@/lib/db/transaction";
 import { weightSets } from "@/lib/db/weights";
 import { env } from "@/lib/env";
 import { formatPlaybook } from "@/lib/playbook";
@@ -59,15 +60,21 @@ export async function applyGroup(
   const e = env();
   const weights = await weightSets.current();
 
-  const work = async (tx: Parameters<Parameters<typeof inTransaction>[0]>[0]) => {
+  // Credit and reflection jobs are other repositories' statements: a group that may need them runs in a Prisma transaction.
+  const prisma = entries.some(
+    ({ event }) =>
+      event.type === "SessionEnd" ||
+      (event.type === "UserPromptSubmit" && event.context_delivered === false),
+  );
+  const work = async (sql: Sql, tx: Tx | null) => {
     const claimed = await eventBatches.claim(
-      tx,
+      sql,
       firsts.map(({ event, now }) => claimOf(event, now)),
       source,
     );
     const fresh = firsts.filter((f) => claimed.has(f.event.id));
     const duplicates = firsts.filter((f) => !claimed.has(f.event.id));
-    const state = await eventBatches.readState(tx, {
+    const state = await eventBatches.readState(sql, {
       sessionIds: [...new Set(fresh.map((f) => f.event.session_id))],
       duplicateIds: duplicates.map((d) => d.event.id),
       playbookLimit: fresh.some((f) => f.event.type === "UserPromptSubmit")
@@ -98,7 +105,7 @@ export async function applyGroup(
     });
     // A replayed prompt's correction applies to the turn its stored event recorded, in that event's session.
     const corrected = await eventBatches.markUndelivered(
-      tx,
+      sql,
       duplicates.flatMap(({ event }) => {
         const stored = state.seen.get(event.id);
         const turn = stored?.result?.turn;
@@ -118,7 +125,7 @@ export async function applyGroup(
     }));
     // A stop on a turn opened in this group goes into its insert; the rest update stored turns.
     const opened = new Set(plan.newTurns.map((t) => t.id));
-    await eventBatches.writePlan(tx, {
+    await eventBatches.writePlan(sql, {
       turns: plan.newTurns.map((t) => ({ ...t, ...stopFields(plan.stops.get(t.id)) })),
       stops: [...plan.stops.values()].filter((s) => !opened.has(s.id)),
       toolCalls: plan.toolCalls,
@@ -128,6 +135,8 @@ export async function applyGroup(
       results: results.filter((r) => !(credited && r.end)),
     });
     if (credited) {
+      if (!tx)
+        throw new Error("a group that ends or corrects sessions runs in a Prisma transaction");
       // A corrected session that was credited before is credited again without those principles.
       const recredit = await credits.creditedAmong(tx, corrected);
       const outcomes = await credits.creditSessions(tx, [
@@ -138,11 +147,12 @@ export async function applyGroup(
         if (outcome) plan.results[i]!.outcome = { status: outcome.status, score: outcome.score };
       });
       await eventBatches.recordResults(
-        tx,
+        sql,
         results.filter((r) => r.end),
       );
     }
-    if (e.CHARTER_REFLECT_ON_SESSION_END) await jobs.queueReflections(tx, [...plan.ends.keys()]);
+    if (e.CHARTER_REFLECT_ON_SESSION_END && tx)
+      await jobs.queueReflections(tx, [...plan.ends.keys()]);
 
     const byId = new Map(results.map((r) => [r.id, r.result]));
     const answers = entries.map(({ event }, i): EventResult => {
@@ -161,7 +171,7 @@ export async function applyGroup(
 
   let outcome: GroupOutcome;
   try {
-    outcome = await inTransaction(work, { timeout: 120_000, maxWait: 10_000 });
+    outcome = await eventBatches.transaction({ prisma }, work);
   } catch (error) {
     if (error instanceof DryRunDone) return error.outcome.responses;
     throw error;
