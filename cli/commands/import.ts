@@ -52,6 +52,21 @@ async function runImport(target: string | null, label: string, idle: number): Pr
   });
 }
 
+async function runDemo(): Promise<void> {
+  await withDatabase(async () => {
+    const { ensureConstitution } = await import("@/lib/services/constitution");
+    const { loadDemo } = await import("@/lib/services/demo");
+    await ensureConstitution();
+    const summary = await loadDemo({ id: null, label: "cli" });
+    const proposed = summary.proposedForPruning.length
+      ? `; proposed for pruning: ${summary.proposedForPruning.join(", ")}`
+      : "";
+    console.log(
+      `demo loaded: ${summary.sessions} sessions (${summary.teamSessions} of the team's), ${summary.accepted} events applied, ${summary.duplicates} already there, ${summary.keyPointsAdded.length} key points added${proposed}`,
+    );
+  });
+}
+
 export function registerImport(program: Command): void {
   program
     .command("import")
@@ -74,7 +89,7 @@ export function registerImport(program: Command): void {
     .description("Demo data")
     .command("load")
     .description(
-      "Load the sample sessions shipped with Charter (the same path as real transcripts)",
+      "Load the demo: the sample transcripts, a team's month of sessions through the hooks' path, and a rated playbook",
     )
-    .action(() => runImport(null, "demo loaded", DEFAULT_IDLE_MINUTES));
+    .action(() => runDemo());
 }

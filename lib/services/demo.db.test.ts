@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { constitutionVersions } from "@/lib/db/constitution";
+import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
+import { setupTestDatabase } from "@/test/db";
+import { DEMO_DAYS, demoTeamSessions, loadDemo } from "./demo";
+
+// The demo brings every page to life through the paths real data takes: delivered
+// prompts (so principles are injected and credited), people's follow-ups, 30 days of
+// scored turns, and a rated playbook with a prune proposal waiting for an approver.
+
+const NOW = new Date("2026-11-28T12:00:00.000Z");
+const actor = { id: null, label: "demo-test" };
+let teardown: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ teardown } = await setupTestDatabase());
+  await constitutionVersions.importIfEmpty(
+    await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
+    "shipped",
+  );
+});
+afterAll(() => teardown());
+
+const count = async (sql: string) =>
+  Number((await db().$queryRawUnsafe<{ n: bigint }[]>(sql))[0]!.n);
+
+describe("the demo", () => {
+  it("is the same team on every machine, spread over the last 30 days, never in the future", () => {
+    const a = demoTeamSessions(NOW);
+    const b = demoTeamSessions(NOW);
+    expect(a).toEqual(b);
+    const times = a.flatMap((s) => s.events.map((e) => Date.parse(e.at!)));
+    expect(Math.max(...times)).toBeLessThanOrEqual(NOW.getTime());
+    expect(Math.min(...times)).toBeGreaterThanOrEqual(NOW.getTime() - DEMO_DAYS * 86_400_000);
+    const days = new Set(times.map((t) => new Date(t).toISOString().slice(0, 10)));
+    expect(days.size).toBe(DEMO_DAYS);
+  });
+
+  it("fills the Principles, Playbook and prune pages, and a second load adds nothing", async () => {
+    const first = await loadDemo(actor, NOW);
+    expect(first.teamSessions).toBeGreaterThanOrEqual(DEMO_DAYS * 2);
+    expect(first.keyPointsAdded).toHaveLength(6);
+    // "Skip linting when the tests pass" was rated harmful 4 times: proposed, not removed.
+    expect(first.proposedForPruning).toHaveLength(1);
+    const proposed = await db().keyPoint.findMany({ where: { status: "proposed" } });
+    expect(proposed.map((k) => k.text)).toEqual([
+      "Skip linting when the tests pass, to save time.",
+    ]);
+
+    // Delivered prompts injected principles, and ended sessions credited them.
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM turn WHERE session_id LIKE 'demo-team-%' AND context_delivery = 'delivered' AND cardinality(injected_principles) > 0`,
+      ),
+    ).toBeGreaterThan(10);
+    expect(
+      await count(`SELECT count(DISTINCT principle_id) AS n FROM principle_usage`),
+    ).toBeGreaterThan(2);
+    expect(
+      await count(`SELECT count(*) AS n FROM session_outcome WHERE status = 'success'`),
+    ).toBeGreaterThan(0);
+    expect(
+      await count(`SELECT count(*) AS n FROM session_outcome WHERE status <> 'success'`),
+    ).toBeGreaterThan(0);
+
+    const again = await loadDemo(actor, NOW);
+    expect(again.accepted).toBe(0);
+    expect(again.keyPointsAdded).toEqual([]);
+    expect(await count(`SELECT count(*) AS n FROM key_point`)).toBe(6);
+  });
+});
