@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { resolveCaller } from "@/lib/auth/caller";
 import { resetEnv } from "@/lib/env";
-import { ensureConstitution } from "@/lib/services/constitution";
+import { builtStoreVersion, currentStore, ensureConstitution } from "@/lib/services/constitution";
 import { setupTestDatabase, unique } from "@/test/db";
 import { apiKeys } from "./api-keys";
 import { changeBus, memo, type Change } from "./change-bus";
@@ -124,7 +124,9 @@ describe("what this instance keeps, after a change made here", () => {
     expect(await resolve(demoted.key)).toMatchObject({ scopes: [] });
   });
 
-  it("a saved version and a new weight set are in force on the next read", async () => {
+  it("a saved version and a new weight set are in force on the next read, the version's index built ahead of any prompt", async () => {
+    // A process that retrieves (a server) builds the next index when a save is announced.
+    await currentStore();
     const before = (await constitutionVersions.current())!;
     const saved = await constitutionVersions.save(
       {
@@ -137,6 +139,8 @@ describe("what this instance keeps, after a change made here", () => {
       system,
     );
     expect((await constitutionVersions.current())?.id).toBe(saved.id);
+    // Its index is built in the background, without a prompt asking for it.
+    await eventually(async () => builtStoreVersion() === saved.id);
     const weights = await weightSets.current();
     const { weightSet } = await weightSets.save(
       { ...weights.weights, tasteful: 2 },
@@ -203,8 +207,9 @@ describe.runIf(inject("pgUrl") !== null)("a change made by another process", () 
   });
 
   it("a version saved and a weight set made there are in force here", async () => {
-    const version = (await constitutionVersions.current())!;
     const weights = await weightSets.current();
+    await currentStore();
+    const built = builtStoreVersion();
     inOtherProcess(
       [
         `const v = (await constitutionVersions.current())!;`,
@@ -213,14 +218,14 @@ describe.runIf(inject("pgUrl") !== null)("a change made by another process", () 
         `await weightSets.save({ ...w.weights, curated: 3 }, "from the other process", system);`,
       ].join("\n"),
     );
-    const versionMs = await eventually(
-      async () => ((await constitutionVersions.current())?.id ?? 0) > version.id,
-    );
+    const versionMs = await eventually(async () => (builtStoreVersion() ?? 0) > (built ?? 0));
     const weightsMs = await eventually(async () => (await weightSets.current()).id > weights.id);
     const head = await db().constitutionHead.findUniqueOrThrow({ where: { id: 1 } });
+    // Built from the notification alone, before anything here asked for the version.
+    expect(builtStoreVersion()).toBe(head.versionId);
     expect((await constitutionVersions.current())?.id).toBe(head.versionId);
     console.info(
-      `version seen ${versionMs.toFixed(0)} ms, weight set ${weightsMs.toFixed(0)} ms after the other process returned`,
+      `version's index built ${versionMs.toFixed(0)} ms, weight set ${weightsMs.toFixed(0)} ms after the other process returned`,
     );
   });
 });

@@ -65,6 +65,11 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
   return { store: globalStore.__charterStore.store, version };
 }
 
+/** The version whose store (and search index) this process has built, or null: what the next prompt finds ready. */
+export function builtStoreVersion(): number | null {
+  return globalStore.__charterStore?.versionId ?? null;
+}
+
 function buildStore(version: Version): ConstitutionStore {
   const e = env();
   const path = retrievalPath(e);
