@@ -53,7 +53,7 @@ export function registerHooks(program: Command): void {
     )
     .option(
       "--command <cmd>",
-      "how Claude Code runs charter (default: <path of node> <path of bin/charter.mjs>)",
+      "how Claude Code runs charter (default: <path of node> <path of bin/charter-hook.cjs>)",
     )
     .action((options: ScopeOptions & { command?: string }) => {
       const file = targetFile(options);

@@ -9,7 +9,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEventsStore } from "@/test/events-server";
 import { EXIT } from "../errors";
 import { HOOK_EVENTS } from "./events";
-import { buildHook, CALLS, closeServers, lines, payload, run, setup } from "./spawn-hook";
+import { defaultBaseCommand, hookCommand } from "./settings";
+import { buildHook, CALLS, closeServers, lines, payload, run, runShell, setup } from "./spawn-hook";
 
 /** A loose bound on one hook call, start to exit: the budget is 1 s. */
 const WALL_LIMIT_MS = 1_500;
@@ -83,6 +84,23 @@ describe("charter hook, server up", () => {
       context_utilization: expect.closeTo(0.09155, 5),
     });
   }, 20_000);
+
+  it.each(HOOK_EVENTS)(
+    "the command `charter hooks install` writes for %s runs the hook, through the shell as Claude Code does",
+    async (event) => {
+      const t = setup();
+      const s = await t.start();
+      const [, fixture] = CALLS.find(([name]) => name === event)!;
+      const result = await runShell(
+        hookCommand(defaultBaseCommand(), event),
+        payload(fixture),
+        t.env(s.port),
+      );
+      expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+      expect(s.store.events.map((e) => e.type)).toEqual([event]);
+    },
+    20_000,
+  );
 
   it("Stop with a missing transcript sends an empty response and says so on one line", async () => {
     const t = setup();

@@ -7,7 +7,7 @@ import { registerHooks } from "../commands/hooks";
 import { CliError } from "../errors";
 import { HOOK_EVENTS } from "./events";
 import {
-  CHARTER_BIN,
+  CHARTER_HOOK_BIN,
   defaultBaseCommand,
   HOOK_MATCHERS,
   HOOK_TIMEOUT_SECONDS,
@@ -89,7 +89,7 @@ describe("charter hooks install / uninstall", () => {
       );
     }
     expect(settings.hooks.Stop[0].hooks[0].command).toBe(
-      `${process.execPath} ${CHARTER_BIN} hook Stop`,
+      `${process.execPath} ${CHARTER_HOOK_BIN} hook Stop`,
     );
 
     expect(await charter("hooks", "install", "--settings", file)).toContain("already installed");
@@ -147,7 +147,7 @@ describe("charter hooks install / uninstall", () => {
 });
 
 describe("installHooks / uninstallHooks", () => {
-  const base = defaultBaseCommand("/srv/charter/bin/charter.mjs");
+  const base = defaultBaseCommand("/srv/charter/bin/charter-hook.cjs");
 
   it("updates a Charter entry in place (new path, new timeout) instead of adding a second", () => {
     const old = {
@@ -214,6 +214,8 @@ describe("installHooks / uninstallHooks", () => {
   it.each([
     ["node /home/me/charter/bin/charter.mjs hook Stop", true],
     ["node '/home/me/my charter/bin/charter.mjs' hook PostToolUse", true],
+    ["'/usr/bin/node' /home/me/charter/bin/charter-hook.cjs hook UserPromptSubmit", true],
+    ["node '/home/me/my charter/bin/charter-hook.cjs' hook Stop", true],
     ["charter hook UserPromptSubmit", true],
     ["npx charter hook SessionEnd", true],
     ["charter hook PreToolUse", false],

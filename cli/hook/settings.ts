@@ -15,12 +15,16 @@ export const HOOK_MATCHERS: Record<HookEventName, string> = {
   SessionEnd: "",
 };
 
-export const CHARTER_BIN = path.resolve(
+/**
+ * The hooks' own entry, bin/charter-hook.cjs: `charter hook` as CommonJS, which starts
+ * faster than bin/charter.mjs (an ES module) on every call.
+ */
+export const CHARTER_HOOK_BIN = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   "..",
   "..",
   "bin",
-  "charter.mjs",
+  "charter-hook.cjs",
 );
 
 type HookEntry = { type?: unknown; command?: unknown; timeout?: unknown; [key: string]: unknown };
@@ -33,11 +37,11 @@ function shellWord(word: string): string {
 }
 
 /**
- * `<this node> <bin/charter.mjs>`, both absolute: the hook runs from whatever directory
+ * `<this node> <bin/charter-hook.cjs>`, both absolute: the hook runs from whatever directory
  * Claude Code is in, with whatever PATH it has (a node from nvm may not be on it).
  */
 export function defaultBaseCommand(
-  bin: string = CHARTER_BIN,
+  bin: string = CHARTER_HOOK_BIN,
   node: string = process.execPath,
 ): string {
   return `${shellWord(node)} ${shellWord(bin)}`;
@@ -48,12 +52,13 @@ export function hookCommand(base: string, event: HookEventName): string {
 }
 
 const CHARTER_HOOK = new RegExp(
-  `(?:^|[\\s/\\\\'"])charter(?:\\.mjs)?['"]?\\s+hook\\s+(?:${HOOK_EVENTS.join("|")})$`,
+  `(?:^|[\\s/\\\\'"])charter(?:\\.mjs|-hook\\.cjs)?['"]?\\s+hook\\s+(?:${HOOK_EVENTS.join("|")})$`,
 );
 
 /**
  * Whether a settings entry is one of Charter's: a command running `charter hook <event>`
- * (any path to the charter executable or bin/charter.mjs), or exactly `<base> hook <event>`
+ * (any path to the charter executable, bin/charter.mjs or bin/charter-hook.cjs, so that an
+ * entry installed before the hooks had their own entry is updated, not doubled), or exactly `<base> hook <event>`
  * for a custom base command.
  */
 export function isCharterEntry(entry: unknown, base?: string): boolean {

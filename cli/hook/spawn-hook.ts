@@ -75,6 +75,27 @@ export function run(
   });
 }
 
+/** Runs a hook command line through `sh -c`, as Claude Code runs the commands in its settings. */
+export function runShell(
+  command: string,
+  input: string,
+  env: Record<string, string>,
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const childEnv: NodeJS.ProcessEnv = { NODE_ENV: "test", HOME: env.HOME ?? os.tmpdir(), ...env };
+    const child = spawn("sh", ["-c", command], { env: childEnv, stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(input);
+  });
+}
+
 export const lines = (text: string) => text.split("\n").filter(Boolean);
 
 const servers = new Set<EventsServer>();
