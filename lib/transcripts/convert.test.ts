@@ -336,6 +336,41 @@ describe("transcriptsToEvents", () => {
     expect(events.map((e) => e.type)).toEqual(["UserPromptSubmit", "Stop"]);
   });
 
+  it("keeps the earliest of two entries with one uuid in a session, and reports a repeat that differs", () => {
+    const entry = (uuid: string, text: string, at: string) =>
+      JSON.stringify({
+        type: "user",
+        sessionId: "s1",
+        uuid,
+        timestamp: at,
+        message: { role: "user", content: text },
+      });
+    const { events, malformed } = convert(
+      [
+        { file: "a.jsonl", text: entry("u1", "the real prompt", "2026-11-20T10:00:00.000Z") },
+        {
+          file: "b.jsonl",
+          text: [
+            // A resumed session repeats its entries word for word: silently kept once.
+            entry("u1", "the real prompt", "2026-11-20T10:00:00.000Z"),
+            // Another tool's file reuses the uuid: reported, and the earlier entry counts.
+            entry("u1", "a broken copy", "2026-11-20T10:05:00.000Z"),
+          ].join("\n"),
+        },
+      ],
+      "2026-11-21T00:00:00.000Z",
+    );
+    const prompts = events.flatMap((e) => (e.type === "UserPromptSubmit" ? [e.prompt] : []));
+    expect(prompts).toEqual(["the real prompt"]);
+    expect(malformed).toEqual([
+      {
+        file: "b.jsonl",
+        line: 2,
+        reason: "repeats the uuid u1 of a.jsonl:1 with other content; the earlier entry is kept",
+      },
+    ]);
+  });
+
   it("uses the file name when entries carry no session id", () => {
     const { sessions } = convert(
       [

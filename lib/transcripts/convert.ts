@@ -13,8 +13,8 @@ import {
  * Claude Code transcripts as agent events, the same events the hooks send:
  *
  * - A session's entries are gathered from every file given (grouped by `sessionId`;
- *   a resumed session repeats entries, kept once by uuid), each file in its own order,
- *   the files interleaved by timestamp.
+ *   a resumed session repeats entries, kept once by uuid: the earliest, see merge), each
+ *   file in its own order, the files interleaved by timestamp.
  * - A prompt a person wrote opens a turn (UserPromptSubmit, `context_delivered:
  *   false`: the agent never saw Charter's answer). Each tool_use with its tool_result
  *   is a PostToolUse. The turn stops (Stop) with the agent's last text when the next
@@ -95,15 +95,18 @@ function utilization(usage: Record<string, number> | undefined): number | undefi
 
 /**
  * One session's entries: each file's in file order, merged across files by time (an
- * entry without a timestamp takes the one before it in its file), an entry whose uuid
- * was already seen dropped.
+ * entry without a timestamp takes the one before it in its file). An entry whose uuid
+ * was already seen in the session is dropped: the earliest wins (on equal times, the
+ * file given first). A resumed session repeats its entries word for word; a repeat that
+ * differs (another tool wrote the same uuid) is reported in `malformed`, naming the
+ * entry kept, so nobody wonders which one counted.
  */
-function merge(perFile: Located[][]): Located[] {
+function merge(perFile: Located[][], malformed: Malformed[]): Located[] {
   const queues = perFile.map((entries) => {
     let carried = -Infinity;
     return { next: 0, items: entries.map((e) => ({ e, at: (carried = e.time ?? carried) })) };
   });
-  const seen = new Set<string>();
+  const seen = new Map<string, Located>();
   const out: Located[] = [];
   for (;;) {
     // The earliest head; on a tie the file given first.
@@ -114,8 +117,17 @@ function merge(perFile: Located[][]): Located[] {
     if (!pick) return out;
     const { e } = pick.items[pick.next++]!;
     if (typeof e.entry.uuid === "string" && e.entry.uuid) {
-      if (seen.has(e.entry.uuid)) continue;
-      seen.add(e.entry.uuid);
+      const kept = seen.get(e.entry.uuid);
+      if (kept) {
+        if (JSON.stringify(kept.entry) !== JSON.stringify(e.entry))
+          malformed.push({
+            file: e.file,
+            line: e.line,
+            reason: `repeats the uuid ${e.entry.uuid} of ${kept.file}:${kept.line} with other content; the earlier entry is kept`,
+          });
+        continue;
+      }
+      seen.set(e.entry.uuid, e);
     }
     out.push(e);
   }
@@ -259,7 +271,7 @@ export function transcriptsToEvents(files: TranscriptFile[], options: ConvertOpt
   const events: AgentEventInput[] = [];
   const sessions: ConvertedSession[] = [];
   for (const [session, perFile] of bySession) {
-    const converted = convertSession(session, merge(perFile), options, events);
+    const converted = convertSession(session, merge(perFile, malformed), options, events);
     if (converted) sessions.push(converted);
   }
   return { sessions, events, malformed, lines };
