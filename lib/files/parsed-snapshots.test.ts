@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { resetEnv } from "@/lib/env";
+import type { LexicalIndexSnapshot } from "@/lib/constitution";
 import type { ParsedVersion } from "./parsed-snapshots";
 
 const HASH = "a".repeat(64);
@@ -40,6 +41,18 @@ describe("parsed constitution snapshots", () => {
     snapshots.write(HASH, parsed);
     expect(readdirSync(cache)).toEqual([]);
     expect(snapshots.read(HASH)).toBeNull();
+  });
+
+  it("keeps a lexical index beside the parse, for the same key and engine build only", async () => {
+    const snapshots = await load("build-1");
+    const index = { format: 1, domains: {}, principles: {} } as unknown as LexicalIndexSnapshot;
+    expect(snapshots.readIndex(HASH)).toBeNull();
+    snapshots.writeIndex(HASH, index);
+    expect(snapshots.readIndex(HASH)).toEqual(index);
+    expect(snapshots.read(HASH)).toBeNull();
+    expect(snapshots.readIndex("b".repeat(64))).toBeNull();
+    expect((await load("build-2")).readIndex(HASH)).toBeNull();
+    expect((await load(undefined)).readIndex(HASH)).toBeNull();
   });
 
   it("reads a damaged or foreign file as no snapshot", async () => {
