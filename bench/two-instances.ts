@@ -180,10 +180,17 @@ async function main(): Promise<void> {
         "--json",
       ]),
     ) as { key: string };
-    const asKey = (url: string) =>
-      fetch(`${url}/api/health?auth=1`, { headers: { "x-api-key": made.key } }).then(
-        (r) => r.status,
-      );
+    const asKey = async (url: string): Promise<number> => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return (await fetch(`${url}/api/health?auth=1`, { headers: { "x-api-key": made.key } }))
+            .status;
+        } catch (error) {
+          // A kept-alive connection the server closed as it was reused: ask again.
+          if (attempt >= MAX_RESENDS) throw error;
+        }
+      }
+    };
     const before = await Promise.all(urls.map(asKey));
     charter(first.env, ["keys", "revoke", "two-inst-revoke"]);
     const refusedAfter = await Promise.all(
