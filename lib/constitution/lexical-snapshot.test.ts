@@ -65,8 +65,8 @@ describe("lexical index snapshot", () => {
   it("is plain data that survives JSON unchanged, and refuses another format", () => {
     const snapshot = fresh.toSnapshot();
     expect(onDisk(snapshot)).toEqual(snapshot);
-    expect(() => new LexicalIndex(constitution, { ...snapshot, format: 2 as 1 })).toThrow(
-      /format 2/,
+    expect(() => new LexicalIndex(constitution, { ...snapshot, format: 1 as 2 })).toThrow(
+      /format 1 is not 2/,
     );
   });
 });

@@ -88,6 +88,8 @@ function singleWords(keywords: readonly string[]): string {
 }
 
 type Phrase = { text: string; stems: string[] };
+/** A phrase as plain data: its owner (domain or principle id), its text, its stems joined by spaces. */
+type PhraseRow = [owner: string, text: string, stems: string];
 
 /**
  * The multi-word keywords of many documents, found whole and in order in a prompt's
@@ -95,21 +97,34 @@ type Phrase = { text: string; stems: string[] };
  * at each word of the prompt.
  */
 class PhraseIndex {
-  constructor(private readonly byFirst = new Map<string, { owner: string; phrase: Phrase }[]>()) {}
+  private readonly byFirst = new Map<string, { owner: string; phrase: Phrase }[]>();
 
-  /** The index as plain data; `new PhraseIndex(new Map(entries))` gives it back. */
-  entries(): [string, { owner: string; phrase: Phrase }[]][] {
-    return [...this.byFirst];
+  /** An index holding `rows` (from `rows()`), in their order: no stemming again. */
+  static fromRows(rows: readonly PhraseRow[]): PhraseIndex {
+    const index = new PhraseIndex();
+    for (const [owner, text, stems] of rows) index.insert(owner, { text, stems: stems.split(" ") });
+    return index;
+  }
+
+  /** Every phrase as `[owner, text, stems joined by spaces]`, in index order: compact plain data. */
+  rows(): PhraseRow[] {
+    return [...this.byFirst.values()].flatMap((list) =>
+      list.map(({ owner, phrase }): PhraseRow => [owner, phrase.text, phrase.stems.join(" ")]),
+    );
   }
 
   add(owner: string, keywords: readonly string[]): void {
     for (const text of keywords) {
       const stems = stemSequence(text);
       if (stems.length < 2) continue; // single words are BM25's job
-      const list = this.byFirst.get(stems[0]!) ?? [];
-      list.push({ owner, phrase: { text, stems } });
-      this.byFirst.set(stems[0]!, list);
+      this.insert(owner, { text, stems });
     }
+  }
+
+  private insert(owner: string, phrase: Phrase): void {
+    const list = this.byFirst.get(phrase.stems[0]!) ?? [];
+    list.push({ owner, phrase });
+    this.byFirst.set(phrase.stems[0]!, list);
   }
 
   /** The phrases found in `sequence`, by owner, each once. */
@@ -156,10 +171,10 @@ export type LexicalIndexSnapshot = {
   domains: AsPlainObject;
   principles: AsPlainObject;
   notFor: [string, string[]][];
-  domainPhrases: [string, { owner: string; phrase: Phrase }[]][];
-  principlePhrases: [string, { owner: string; phrase: Phrase }[]][];
+  domainPhrases: PhraseRow[];
+  principlePhrases: PhraseRow[];
 };
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 
 /**
  * A lexical index of a constitution: BM25 (MiniSearch) over each overlay's
@@ -187,8 +202,8 @@ export class LexicalIndex {
       this.domains = MiniSearch.loadJS(snapshot.domains, DOMAIN_OPTIONS);
       this.principles = MiniSearch.loadJS(snapshot.principles, PRINCIPLE_OPTIONS);
       this.notFor = new Map(snapshot.notFor.map(([domain, stems]) => [domain, new Set(stems)]));
-      this.domainPhrases = new PhraseIndex(new Map(snapshot.domainPhrases));
-      this.principlePhrases = new PhraseIndex(new Map(snapshot.principlePhrases));
+      this.domainPhrases = PhraseIndex.fromRows(snapshot.domainPhrases);
+      this.principlePhrases = PhraseIndex.fromRows(snapshot.principlePhrases);
       return;
     }
     this.domains = new MiniSearch<DomainDoc>(DOMAIN_OPTIONS);
@@ -325,8 +340,8 @@ export class LexicalIndex {
       domains: this.domains.toJSON(),
       principles: this.principles.toJSON(),
       notFor: [...this.notFor].map(([domain, stems]) => [domain, [...stems]]),
-      domainPhrases: this.domainPhrases.entries(),
-      principlePhrases: this.principlePhrases.entries(),
+      domainPhrases: this.domainPhrases.rows(),
+      principlePhrases: this.principlePhrases.rows(),
     };
   }
 

@@ -45,7 +45,7 @@ describe("parsed constitution snapshots", () => {
 
   it("keeps a lexical index beside the parse, for the same key and engine build only", async () => {
     const snapshots = await load("build-1");
-    const index = { format: 1, domains: {}, principles: {} } as unknown as LexicalIndexSnapshot;
+    const index = { format: 2, domains: {}, principles: {} } as unknown as LexicalIndexSnapshot;
     expect(snapshots.readIndex(HASH)).toBeNull();
     snapshots.writeIndex(HASH, index);
     expect(snapshots.readIndex(HASH)).toEqual(index);
