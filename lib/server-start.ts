@@ -68,10 +68,12 @@ export async function onServerStart(): Promise<void> {
   installClientIpStamp();
   installRequestTracking();
   setServerState("starting");
-  installSignalDrain(() => {
-    stopRecomputeWorker();
-    stopReflectionWorker();
-  });
+  // `next dev` keeps its own signal handling (it restarts and cleans up its watchers); production drains.
+  if (env().NODE_ENV === "production")
+    installSignalDrain(() => {
+      stopRecomputeWorker();
+      stopReflectionWorker();
+    });
   try {
     await lifecycle.serialisedStart(startUpWrites);
   } catch (error) {
