@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { defaultKeyHasher } from "@better-auth/api-key";
-import { auth } from "@/lib/auth/auth";
+import { generateRandomString } from "better-auth/crypto";
 import {
   API_KEY_NAME_MAX_LENGTH,
   API_KEY_PREFIX,
@@ -11,8 +11,9 @@ import {
 } from "@/lib/auth/roles";
 import { BadRequestError, ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
-import { changeBus } from "./change-bus";
+import { changeBus, type Change } from "./change-bus";
 import { db } from "./client";
+import type { Tx } from "./transaction";
 
 export type ApiKeyRow = {
   id: string;
@@ -55,6 +56,54 @@ function scopesOf(permissions: string | null): ApiKeyScope[] {
   } catch {
     return [];
   }
+}
+
+/** Letters after the prefix in a key Charter makes: the api-key plugin's own default. */
+const GENERATED_KEY_LENGTH = 64;
+
+/**
+ * Stores a key (only its hash and first characters) as the api-key plugin stores the keys
+ * it makes, audits it and announces it, inside the caller's transaction; returns its id.
+ */
+async function insertKey(
+  tx: Tx,
+  key: {
+    hashed: string;
+    start: string;
+    prefixed: boolean;
+    name: string;
+    scopes: ApiKeyScope[];
+    ownerId: string;
+  },
+  actor: Actor,
+  announce: (change: Change) => Promise<void>,
+): Promise<string> {
+  const id = randomUUID();
+  const now = new Date();
+  await tx.apikey.create({
+    data: {
+      id,
+      name: key.name,
+      start: key.start,
+      prefix: key.prefixed ? API_KEY_PREFIX : null,
+      key: key.hashed,
+      referenceId: key.ownerId,
+      enabled: true,
+      rateLimitEnabled: false,
+      permissions: JSON.stringify({ [API_KEY_RESOURCE]: key.scopes }),
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  await auditLog.append(tx, {
+    actor,
+    action: "api_key.create",
+    objectType: "api_key",
+    objectId: id,
+    after: { name: key.name, scopes: key.scopes, start: key.start, ownerId: key.ownerId },
+  });
+  await announce({ topic: "api_key", id });
+  return id;
 }
 
 /**
@@ -100,24 +149,20 @@ export const apiKeys = {
       throw new BadRequestError(
         `An API key's name must be 1 to ${API_KEY_NAME_MAX_LENGTH} characters.`,
       );
-    const created = await auth().api.createApiKey({
-      body: {
-        name: input.name,
-        userId: ownerId,
-        permissions: { [API_KEY_RESOURCE]: [...input.scopes] },
-      },
-    });
-    await changeBus.transaction(async (tx, announce) => {
-      await auditLog.append(tx, {
+    // The key, its owner check and its audit row in one transaction: no key exists unaudited.
+    const secret = `${API_KEY_PREFIX}${generateRandomString(GENERATED_KEY_LENGTH, "a-z", "A-Z")}`;
+    const hashed = await defaultKeyHasher(secret);
+    const id = await changeBus.transaction(async (tx, announce) => {
+      const owner = await tx.user.findUnique({ where: { id: ownerId }, select: { id: true } });
+      if (!owner) throw new BadRequestError(`No user ${ownerId} to own the API key.`);
+      return insertKey(
+        tx,
+        { hashed, start: secret.slice(0, KEY_START_LENGTH), prefixed: true, ...input, ownerId },
         actor,
-        action: "api_key.create",
-        objectType: "api_key",
-        objectId: created.id,
-        after: { name: input.name, scopes: input.scopes, start: created.start, ownerId },
-      });
-      await announce({ topic: "api_key", id: created.id });
+        announce,
+      );
     });
-    return { id: created.id, key: created.key };
+    return { id, key: secret };
   },
 
   /**
@@ -134,32 +179,19 @@ export const apiKeys = {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INIT_LOCK})`;
       const existing = await tx.apikey.findFirst({ where: { key: hashed }, select: { id: true } });
       if (existing) return { id: existing.id, created: false };
-      const id = randomUUID();
-      const start = input.secret.slice(0, KEY_START_LENGTH);
-      const now = new Date();
-      await tx.apikey.create({
-        data: {
-          id,
+      const id = await insertKey(
+        tx,
+        {
+          hashed,
+          start: input.secret.slice(0, KEY_START_LENGTH),
+          prefixed: input.secret.startsWith(API_KEY_PREFIX),
           name: input.name,
-          start,
-          prefix: input.secret.startsWith(API_KEY_PREFIX) ? API_KEY_PREFIX : null,
-          key: hashed,
-          referenceId: input.ownerId,
-          enabled: true,
-          rateLimitEnabled: false,
-          permissions: JSON.stringify({ [API_KEY_RESOURCE]: input.scopes }),
-          createdAt: now,
-          updatedAt: now,
+          scopes: input.scopes,
+          ownerId: input.ownerId,
         },
-      });
-      await auditLog.append(tx, {
         actor,
-        action: "api_key.create",
-        objectType: "api_key",
-        objectId: id,
-        after: { name: input.name, scopes: input.scopes, start, ownerId: input.ownerId },
-      });
-      await announce({ topic: "api_key", id });
+        announce,
+      );
       return { id, created: true };
     });
   },
