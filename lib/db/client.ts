@@ -23,8 +23,12 @@ const globalCache = globalThis as unknown as { __charterDb?: Cached };
 
 /** Connections one process holds to PostgreSQL; requests beyond it queue for one. */
 export const POOL_SIZE = 10;
-/** Connections event ingestion holds beside them for its group transactions (lib/services/ingest-queue.ts runs at most a few at once). */
-export const INGEST_POOL_SIZE = 4;
+/**
+ * Connections event ingestion holds beside them for its group transactions: two groups
+ * at once in the small and the large lane of a source (lib/services/ingest-queue.ts),
+ * for the hook's source and one more.
+ */
+export const INGEST_POOL_SIZE = 6;
 
 /**
  * How long a query or a transaction waits for a connection, whether the pool is busy
@@ -66,6 +70,8 @@ export function createPrisma(target: DatabaseTarget): Cached {
           connectionString: target.url,
           max: INGEST_POOL_SIZE,
           connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+          // Kept open while idle: opening one on a busy server can take seconds, and agents come in bursts.
+          idleTimeoutMillis: 0,
           // An idle connection the server closed leaves the pool; the next query reports the outage.
         }).on("error", () => undefined)),
       close: async () => {

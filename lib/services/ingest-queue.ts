@@ -14,8 +14,11 @@ import { applyGroup, prepareEvents, type PreparedEvents } from "./ingest";
  * overlaps the wait.
  */
 
-/** Requests with more events than this are applied alone, beside the groups: a large batch never holds single events back. */
-export const ALONE_ABOVE_EVENTS = 100;
+/**
+ * Requests with more events than this (a spool flush, an import) queue apart from the
+ * others, in their own groups and transactions: a large batch never holds single events back.
+ */
+export const LARGE_ABOVE_EVENTS = 100;
 /** Events in one group at most (a request is never split). */
 export const MAX_GROUP_EVENTS = 1_000;
 /** Groups of one source in their transaction at once. */
@@ -51,12 +54,13 @@ function queues(): Queues {
 }
 
 /** Requests of different sources never share a group: a session's source is its first request's. */
-function lane(source: string): Lane {
+function lane(source: string, large: boolean): Lane {
   const lanes = queues().lanes;
-  let found = lanes.get(source);
+  const key = `${source}${large ? " (large)" : ""}`;
+  let found = lanes.get(key);
   if (!found) {
     found = { queue: [], inFlight: new Set(), timer: null, immediate: false };
-    lanes.set(source, found);
+    lanes.set(key, found);
   }
   return found;
 }
@@ -149,8 +153,8 @@ async function run(group: Waiting[]): Promise<void> {
 
 /**
  * Applies a request's events through group commit (see above) and answers with its own
- * results once they are committed. A request larger than ALONE_ABOVE_EVENTS is applied
- * alone, in its own transaction.
+ * results once they are committed. A request larger than LARGE_ABOVE_EVENTS goes in a
+ * lane of its own (see LARGE_ABOVE_EVENTS).
  */
 export async function submitEvents(events: AgentEvent[], source: string): Promise<EventsResponse> {
   return enqueue(await prepareEvents(events, source));
@@ -158,9 +162,7 @@ export async function submitEvents(events: AgentEvent[], source: string): Promis
 
 /** Queues a prepared request for the next group of its source (see submitEvents). */
 export function enqueue(prepared: PreparedEvents): Promise<EventsResponse> {
-  if (prepared.events.length > ALONE_ABOVE_EVENTS)
-    return applyGroup([prepared]).then(([only]) => only!);
-  const l = lane(prepared.source);
+  const l = lane(prepared.source, prepared.events.length > LARGE_ABOVE_EVENTS);
   return new Promise<EventsResponse>((resolve, reject) => {
     l.queue.push({ prepared, resolve, reject });
     schedule(l);

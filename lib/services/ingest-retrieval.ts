@@ -2,10 +2,10 @@ import { eventBatches } from "@/lib/db/ingest";
 import { retrievalPath } from "@/lib/env";
 import type { AgentEvent } from "@/lib/schemas/events";
 import { currentStore } from "./constitution";
-import { delivery, type Retrieved, type UserPrompt } from "./ingest-plan";
+import { delivery, type Retrieved } from "./ingest-plan";
 import { principlesContext } from "@/lib/constitution";
 import { brief } from "./retrieval-protocol";
-import { lexicalRetrieval, POOL_THRESHOLD, retrieveLexicalMany } from "./retrieval-pool";
+import { retrieveLexicalMany } from "./retrieval-pool";
 
 /** A request's events with its prompts' retrieval done, before any transaction: what a group applies. */
 export type PreparedEvents = {
@@ -22,8 +22,7 @@ export type PreparedEvents = {
  * ask a model); one that never reaches it (spooled, imported) is kept as "would have
  * injected" from the lexical path alone, which costs no model call. Where a delivered
  * prompt would cost a model call, one recorded before is found first and not retrieved
- * again. A large batch's lexical retrievals run on the worker pool (retrieval-pool.ts);
- * those record no prefilter-cache events.
+ * again. A large batch's lexical retrievals run on the worker pool (retrieval-pool.ts).
  */
 export async function retrieveFor(
   events: AgentEvent[],
@@ -43,26 +42,16 @@ export async function retrieveFor(
   const seen = costly.length ? await eventBatches.seenEvents(costly) : new Map();
   const todo = prompts.filter((p) => !seen.has(p.event.id));
   const { store, version } = await currentStore();
-  const pooled: UserPrompt[] =
-    todo.length >= POOL_THRESHOLD
-      ? todo.filter((p) => !p.delivered || !asksModel).map((p) => p.event)
-      : [];
-  const inPool = new Set(pooled.map((e) => e.id));
+  // On the lexical path every prompt takes store.retrieveLexical (the same principles as
+  // getRelevantPrinciples, without the prefilter cache, which saves only model calls).
+  const lexical = todo.filter((p) => !p.delivered || !asksModel).map((p) => p.event);
   const found = await retrieveLexicalMany(
     store,
     version.id,
-    pooled.map((e) => e.prompt),
+    lexical.map((e) => e.prompt),
   );
-  pooled.forEach((event, i) => out.set(event.id, { ...found[i]!, version: version.id }));
-  for (const { event, delivered } of todo) {
-    if (inPool.has(event.id)) continue;
-    if (!delivered) {
-      out.set(event.id, {
-        ...lexicalRetrieval(store, version.id, event.prompt),
-        version: version.id,
-      });
-      continue;
-    }
+  lexical.forEach((event, i) => out.set(event.id, { ...found[i]!, version: version.id }));
+  for (const { event } of todo.filter((p) => p.delivered && asksModel)) {
     const { principles } = await store.getRelevantPrinciples(event.prompt, { requestId: event.id });
     out.set(event.id, {
       principles: brief(principles),
