@@ -84,7 +84,9 @@ describe("the charter command, run outside the repository", () => {
       hooks: Record<string, { hooks: { command: string }[] }[]>;
     };
     const command = settings.hooks.UserPromptSubmit![0]!.hooks[0]!.command;
-    expect(command).toBe(`${process.execPath} ${BIN} hook UserPromptSubmit`);
+    expect(command).toBe(
+      `${process.execPath} ${path.join(ROOT, "bin", "charter-hook.cjs")} hook UserPromptSubmit`,
+    );
 
     // Another directory, no server listening, no charter on the PATH: the agent goes on (exit 0), in time.
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), "charter-elsewhere-"));
