@@ -27,7 +27,7 @@ and payloads for another event are ignored.
 
 Time: the hook exits 0 within 1 s of reading its payload (stdin closed), with a
 line on stderr for anything to know: a request gets at most 700 ms, replaying the
-spool first at most 500 ms. The second counts from the payload, not from the
+spool first at most 500 ms. That second counts from the payload, not from the
 start of the process, so a slow start on a busy machine does not take the
 server's time. Stdin is waited for until ${STDIN_WAIT_MS / 1000} s after the start; if it is still
 open then, what it holds is kept all the same (a payload spooled, anything else
