@@ -24,6 +24,9 @@ export class ConstitutionInvalidError extends ValidationError {
   }
 }
 
+/** The advisory lock saves of the constitution take in turn. */
+const SAVE_LOCK = 0x63687376; // "chsv"
+
 /**
  * Saves a whole file set as the next version; `baseVersionId` null only for the very first version.
  * `file` names the one file a change replaced, for the audit row.
@@ -44,6 +47,9 @@ export async function saveVersion(
   const hash = contentHash(files);
   // Announced with the transaction: every instance drops its head at commit and builds the new index.
   return changeBus.transaction(async (tx, announce) => {
+    // Saves take turns, so a version's number is the last one's + 1, taken inside the save:
+    // the numbers people see have no gaps, whatever rolled back before (a sequence would skip).
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SAVE_LOCK})`;
     const head = await tx.constitutionHead.findUnique({ where: { id: HEAD_ID } });
     if ((head?.versionId ?? null) !== input.baseVersionId) {
       throw new ConflictError(
@@ -63,8 +69,13 @@ export async function saveVersion(
           "Nothing changed: the constitution is the same as the current version.",
         );
     }
+    // The column's sequence is kept past it, for any row written without a number.
+    const [numbered] = await tx.$queryRaw<{ next: number }[]>`
+      SELECT n AS next, setval(pg_get_serial_sequence('constitution_version', 'id'), n) AS kept
+      FROM (SELECT (coalesce(max(id), 0) + 1)::int AS n FROM constitution_version) AS x`;
     const row = await tx.constitutionVersion.create({
       data: {
+        id: numbered!.next,
         contentHash: hash,
         files,
         authorId: actor.id,
