@@ -5,8 +5,8 @@ export type StdinRead = { text: string; complete: boolean };
 
 /**
  * Whatever the pipe holds now, without waiting; true when it reached the end of file.
- * libuv put stdin in non-blocking mode, so a
- * read of an empty pipe fails (EAGAIN) at once instead of blocking.
+ * libuv put stdin in non-blocking mode, so a read of an empty pipe fails (EAGAIN) at once
+ * instead of blocking.
  */
 function drainNow(chunks: Buffer[]): boolean {
   const buffer = Buffer.alloc(64 * 1024);
