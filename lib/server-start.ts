@@ -1,5 +1,7 @@
 import { firstAdminLink } from "@/lib/auth/bootstrap";
 import { installClientIpStamp } from "@/lib/auth/client-ip";
+import { installMethodGuard } from "@/lib/http/method-guard";
+import { installUnavailableGate } from "@/lib/http/unavailable-gate";
 import { lifecycle } from "@/lib/db/lifecycle";
 import { weightSets } from "@/lib/db/weights";
 import { env } from "@/lib/env";
@@ -67,6 +69,10 @@ export async function onServerStart(): Promise<void> {
   // First, so that no request reaches a rate limit keyed on an address the client chose.
   installClientIpStamp();
   installRequestTracking();
+  // Answered before Next.js sees them (it answered both 500): a page while the database is
+  // down gets 503 with Retry-After, TRACE gets 405. Installed last, so they run first.
+  installUnavailableGate();
+  installMethodGuard();
   setServerState("starting");
   // `next dev` keeps its own signal handling (it restarts and cleans up its watchers); production drains.
   if (env().NODE_ENV === "production")
