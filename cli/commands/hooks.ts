@@ -1,6 +1,7 @@
 import path from "node:path";
 import { Argument, Option, type Command } from "commander";
-import { loadHookConfig } from "../hook/config";
+import { loadHookConfig, saveHookUrl, type HookConfig } from "../hook/config";
+import { loadEnv, runningServerUrl } from "../runtime";
 import { HOOK_EVENTS, type HookEventName } from "../hook/events";
 import { runHookOnStdin } from "../hook/hook-stdin";
 import { flushSpool } from "../hook/run";
@@ -13,6 +14,30 @@ import {
   writeSettings,
   type SettingsScope,
 } from "../hook/settings";
+
+/**
+ * Where the installed hooks will send, and how to change it. With no URL set, a Charter
+ * server running from this clone is where they should go: its URL is written to the hook's
+ * config file (the default, port 3000, is right only when the server runs there).
+ */
+function whereHooksSend(config: HookConfig): string {
+  const file = config.file ?? "~/.config/charter/hook.json";
+  if (config.urlFrom === "environment")
+    return `The hooks send to ${config.url} (CHARTER_URL; the agent must run with it set too, or put "url" in ${file}).`;
+  if (config.urlFrom === "file") return `The hooks send to ${config.url} (from ${file}).`;
+  let running: string | null = null;
+  try {
+    running = runningServerUrl(loadEnv());
+  } catch {
+    // no valid environment here: nothing is known of a running server
+  }
+  if (running && config.file && running.replace(/\/+$/, "") !== config.url) {
+    saveHookUrl(file, running);
+    return `The hooks send to ${running}, the Charter server running now: written to ${file} (CHARTER_URL overrides it).`;
+  }
+  if (running) return `The hooks send to ${config.url}, the Charter server running now.`;
+  return `The hooks send to ${config.url} (the default). If your server runs elsewhere, set CHARTER_URL=<its URL> where the agent runs, or put {"url": "<its URL>"} in ${file}.`;
+}
 
 type ScopeOptions = { project?: boolean | string; user?: boolean; settings?: string };
 
@@ -67,9 +92,10 @@ export function registerHooks(program: Command): void {
         console.log(`Installed Charter's hooks (${changed.join(", ")}) in ${file}.`);
       }
       const config = loadHookConfig();
+      console.log(whereHooksSend(config));
       if (!config.apiKey)
         console.log(
-          `The hooks send to ${config.url}; set CHARTER_API_KEY, or write {"url": ..., "api_key": ...} to ~/.config/charter/hook.json.`,
+          `They need an API key with the ingest scope: set CHARTER_API_KEY, or add "api_key" to ${config.file ?? "~/.config/charter/hook.json"}.`,
         );
     });
 
