@@ -3,7 +3,8 @@
  * retrieval), against a floor measured in the same run: the same requests with a body the
  * route refuses (422: the HTTP stack and the key check, no ingestion).
  *  (A) AGENTS (100) agents, each sending UserPromptSubmit events one after another with a
- *      short pause: the answer time's p50 and p99.
+ *      pause of up to AGENT_PAUSE_MS (1000): the ingestion route's own time (its
+ *      Server-Timing, from the body to the commit) and the answer time, p50 and p99.
  *  (B) 2,000 single UserPromptSubmit events at concurrency 200 with one key: the share
  *      answered within 700 ms (the hook's window), p50, p99, and any answer other than 200.
  *  (C) single events from 20 agents while batches of 999 prompts are ingested, against
@@ -11,7 +12,7 @@
  * Every figure is printed with the load average beside it.
  * Run: CHARTER_NEXT_DIST_DIR=.next-<you> npx tsx bench/ingest-latency.ts   (a production build,
  * PostgreSQL on 127.0.0.1:5432). Knobs: BENCH_PORT (3297), AGENTS (100), SINGLES (2000),
- * CONCURRENCY (200).
+ * CONCURRENCY (200), AGENT_PAUSE_MS (1000).
  */
 import http from "node:http";
 import os from "node:os";
@@ -25,6 +26,8 @@ const SINGLES = Number(process.env.SINGLES ?? 2_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 200);
 const WINDOW_MS = 700;
 const BATCH = 999;
+/** An agent's pause between events: up to this, at random (an agent's hooks fire seconds apart; this is brisker). */
+const AGENT_PAUSE_MS = Number(process.env.AGENT_PAUSE_MS ?? 1_000);
 
 const load = () =>
   os
@@ -43,12 +46,12 @@ function post(
   url: string,
   key: string,
   body: unknown,
-): Promise<{ status: number; ms: number; text: string }> {
+): Promise<{ status: number; ms: number; server: number; text: string }> {
   const data = Buffer.from(JSON.stringify(body));
   const started = performance.now();
   return new Promise((resolve) => {
     const failed = (error: Error) =>
-      resolve({ status: 0, ms: performance.now() - started, text: error.message });
+      resolve({ status: 0, ms: performance.now() - started, server: NaN, text: error.message });
     const req = http.request(
       `${url}/api/v1/events`,
       {
@@ -68,6 +71,7 @@ function post(
           resolve({
             status: res.statusCode ?? 0,
             ms: performance.now() - started,
+            server: Number(/ingest;dur=([\d.]+)/.exec(String(res.headers["server-timing"]))?.[1]),
             text: Buffer.concat(chunks).toString(),
           }),
         );
@@ -98,8 +102,10 @@ async function agents(
   count: number,
   valid: boolean,
   tag: string,
+  pauseMs = AGENT_PAUSE_MS,
 ) {
   const times: number[] = [];
+  const server: number[] = [];
   const statuses = new Map<number, number>();
   let withContext = 0;
   await Promise.all(
@@ -108,13 +114,14 @@ async function agents(
       for (let i = 0; i < count; i++) {
         const r = await post(url, key, prompt(`${tag}-${a}`, valid));
         times.push(r.ms);
+        if (Number.isFinite(r.server)) server.push(r.server);
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         if (r.status === 200 && r.text.includes("Charter constitution")) withContext++;
-        await pause(100);
+        await pause(pauseMs);
       }
     }),
   );
-  return { times, statuses, withContext };
+  return { times, server, statuses, withContext };
 }
 
 const show = (statuses: Map<number, number>) => JSON.stringify(Object.fromEntries(statuses));
@@ -132,7 +139,8 @@ async function main() {
     const floorLoad = load();
     const single = await agents(url, key, AGENTS, PER_AGENT, true, "a");
     console.log(
-      `(A) ${AGENTS} agents, single UserPromptSubmit: p50 ${ms(quantile(single.times, 0.5))}, p99 ${ms(quantile(single.times, 0.99))} ` +
+      `(A) ${AGENTS} agents, single UserPromptSubmit: ingest server time (Server-Timing) p50 ${ms(quantile(single.server, 0.5))}, p99 ${ms(quantile(single.server, 0.99))}; ` +
+        `answer p50 ${ms(quantile(single.times, 0.5))}, p99 ${ms(quantile(single.times, 0.99))} ` +
         `(answers ${show(single.statuses)}, with context ${single.withContext}) [load ${load()}]; ` +
         `floor (422, no ingestion): p50 ${ms(quantile(floor.times, 0.5))}, p99 ${ms(quantile(floor.times, 0.99))} [load ${floorLoad}]; ` +
         `ratio p50 ${(quantile(single.times, 0.5) / quantile(floor.times, 0.5)).toFixed(2)}, p99 ${(quantile(single.times, 0.99) / quantile(floor.times, 0.99)).toFixed(2)}`,
@@ -160,7 +168,7 @@ async function main() {
     );
 
     // (C)
-    const alone = await agents(url, key, 20, 10, true, "c-alone");
+    const alone = await agents(url, key, 20, 10, true, "c-alone", 100);
     const aloneLoad = load();
     let batches = 0;
     let stop = false;
@@ -175,11 +183,11 @@ async function main() {
         batches++;
       }
     })();
-    const during = await agents(url, key, 20, 10, true, "c-during");
+    const during = await agents(url, key, 20, 10, true, "c-during", 100);
     stop = true;
     await batcher;
     console.log(
-      `(C) single events beside batches of ${BATCH} prompts (${batches} batches meanwhile): p50 ${ms(quantile(during.times, 0.5))}, p99 ${ms(quantile(during.times, 0.99))} [load ${load()}]; ` +
+      `(C) single events beside batches of ${BATCH} prompts (${batches} batches meanwhile): p50 ${ms(quantile(during.times, 0.5))}, p99 ${ms(quantile(during.times, 0.99))}, server time p99 ${ms(quantile(during.server, 0.99))} [load ${load()}]; ` +
         `alone: p50 ${ms(quantile(alone.times, 0.5))}, p99 ${ms(quantile(alone.times, 0.99))} [load ${aloneLoad}]; ` +
         `ratio p99 ${(quantile(during.times, 0.99) / quantile(alone.times, 0.99)).toFixed(2)}`,
     );
