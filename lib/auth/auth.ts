@@ -10,6 +10,7 @@ import type { PrismaClient } from "@/lib/db/generated/prisma/client";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { users } from "@/lib/db/users";
 import { baseUrl, env } from "@/lib/env";
+import { inBackground } from "@/lib/background";
 import { log } from "@/lib/log";
 import { CLIENT_IP_HEADER } from "./client-ip";
 import { deliverSignInLink, isCapturedRequest } from "./links";
@@ -142,7 +143,7 @@ function createAuth() {
       // Bookkeeping writes (an API key's last-used time) run after the answer; a failed one is logged.
       backgroundTasks: {
         handler: (task) =>
-          void task.catch((error: unknown) => authLog("warn", "background task failed", error)),
+          inBackground(task, (error: unknown) => authLog("warn", "background task failed", error)),
       },
       // Rate limits key on the address the server stamped from the socket (lib/auth/client-ip.ts),
       // never on a header the client chose; without the stamp every caller shares one bucket.

@@ -2,6 +2,7 @@ import { defaultKeyHasher } from "@better-auth/api-key";
 import { apiKeys, type StoredKey } from "@/lib/db/api-keys";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { ServiceUnavailableError } from "@/lib/errors";
+import { inBackground } from "@/lib/background";
 import { log } from "@/lib/log";
 import { auth } from "./auth";
 import { keyCache, type VerifiedKey } from "./key-cache";
@@ -164,7 +165,7 @@ function touch(caller: Caller): void {
   const now = Date.now();
   if (now - (last.get(caller.keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
   last.set(caller.keyId, now);
-  void apiKeys.touch(caller.keyId, new Date(now)).catch((error: unknown) => {
+  inBackground(apiKeys.touch(caller.keyId, new Date(now)), (error: unknown) => {
     // Tried again at the next use after the interval; the answer never waited for it.
     if (!isDatabaseUnavailable(error)) log.error("could not record an API key's last use", error);
   });
