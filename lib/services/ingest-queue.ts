@@ -21,7 +21,7 @@ import { applyGroup, prepareEvents, type PreparedEvents } from "./ingest";
 export const LARGE_ABOVE_EVENTS = 100;
 /** Events in one group at most (a request is never split). */
 export const MAX_GROUP_EVENTS = 1_000;
-/** Groups of one source in their transaction at once. */
+/** Groups of one lane (a source, small or large requests) in their transaction at once. */
 export const MAX_IN_FLIGHT = 2;
 /** How long a request waits for others to join while a group is in flight. */
 export const GATHER_MS = 2;
