@@ -7,6 +7,7 @@ import {
 } from "./audit-chain";
 import type { Prisma } from "./generated/prisma/client";
 import { db } from "./client";
+import { inTransaction } from "./transaction";
 
 import type { ChainReport } from "@/lib/schemas/audit-rows";
 
@@ -73,7 +74,7 @@ export const auditLog = {
 
   /** Appends in a transaction of its own: for a change whose rows were written elsewhere (an import's own transactions). */
   async record(entry: AuditInput): Promise<void> {
-    await db().$transaction((tx) => auditLog.append(tx, entry));
+    await inTransaction((tx) => auditLog.append(tx, entry));
   },
 
   /** Newest first, keyset-paginated by id. */

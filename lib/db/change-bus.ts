@@ -2,7 +2,7 @@ import type { Client as PgClient } from "pg";
 import { log } from "@/lib/log";
 import { db, dbKind, dbTarget } from "./client";
 import type { PrismaClient } from "./generated/prisma/client";
-import type { Tx } from "./transaction";
+import { inTransaction, type Tx } from "./transaction";
 
 /**
  * What the in-memory caches (verified API keys, the constitution head, the weight set in
@@ -247,7 +247,7 @@ export const changeBus = {
     options?: { timeout?: number; maxWait?: number },
   ): Promise<T> {
     const changes: Change[] = [];
-    const result = await db().$transaction(async (tx) => {
+    const result = await inTransaction(async (tx) => {
       changes.length = 0;
       return work(tx, async (change) => {
         changes.push(change);

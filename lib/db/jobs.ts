@@ -2,7 +2,7 @@ import type { RecomputeJobProgress } from "@/lib/schemas/weight-rows";
 import { jobStatusSchema, type JobKind, type JobStatus } from "@/lib/schemas/statuses";
 import { db } from "./client";
 import { parseColumn } from "./json-column";
-import type { Tx } from "./transaction";
+import { inTransaction, type Tx } from "./transaction";
 import { scores } from "./scores";
 import { weightSets } from "./weights";
 
@@ -63,7 +63,7 @@ export const jobs = {
     owner: string,
     options: { batchSize: number; leaseMs: number },
   ): Promise<boolean> {
-    return db().$transaction(async (tx) => {
+    return inTransaction(async (tx) => {
       const [state] = await tx.$queryRaw<
         { status: string; lease_owner: string | null; cursor: string | null }[]
       >`SELECT status, lease_owner, cursor FROM recompute_job WHERE id = ${job.id} FOR UPDATE`;

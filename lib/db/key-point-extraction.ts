@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { quoteText, type ExtractionResult } from "@/lib/playbook";
 import { auditLog, type Actor } from "./audit";
-import { db } from "./client";
+import { inTransaction } from "./transaction";
 import { nextName } from "./key-point-names";
 import { recheckProposals } from "./prune-queue";
 
@@ -33,7 +33,7 @@ export async function applyExtraction(
   withdrawn: string[];
   warnings: string[];
 }> {
-  return db().$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const warnings = [...(extraction.warnings ?? [])];
     const texts = [
       ...new Set(extraction.new_key_points.map((t) => t.trim()).filter((t) => t !== "")),

@@ -3,6 +3,7 @@ import { formatPlaybook, trustRatio, type PlaybookEntry } from "@/lib/playbook";
 import { keyPointStatusSchema, type KeyPointStatus } from "@/lib/schemas/statuses";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
+import { inTransaction } from "./transaction";
 import { parseColumn } from "./json-column";
 import { applyExtraction } from "./key-point-extraction";
 import { nextName } from "./key-point-names";
@@ -71,7 +72,7 @@ export const keyPoints = {
   },
 
   async add(text: string, actor: Actor): Promise<string> {
-    return db().$transaction(async (tx) => {
+    return inTransaction(async (tx) => {
       const name = await nextName(tx);
       await tx.keyPoint.create({ data: { name, text, source: "manual" } });
       await auditLog.append(tx, {
@@ -86,7 +87,7 @@ export const keyPoints = {
   },
 
   async edit(name: string, text: string, actor: Actor): Promise<void> {
-    await db().$transaction(async (tx) => {
+    await inTransaction(async (tx) => {
       const before = await tx.keyPoint.findUnique({ where: { name } });
       if (!before) throw new NotFoundError(`No key point ${name}.`);
       await tx.keyPoint.update({ where: { name }, data: { text } });

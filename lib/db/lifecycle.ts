@@ -1,4 +1,5 @@
 import { closeDb, db, dbKind } from "./client";
+import { inTransaction } from "./transaction";
 
 /**
  * The key of the advisory lock that instances starting together on one PostgreSQL take
@@ -28,7 +29,7 @@ export const lifecycle = {
    */
   async serialisedStart<T>(work: () => Promise<T>): Promise<T> {
     if (dbKind() === "embedded") return work();
-    return db().$transaction(
+    return inTransaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(${START_UP_LOCK_KEY})`;
         return work();

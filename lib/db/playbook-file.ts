@@ -1,6 +1,7 @@
 import { highestKptNumber, PLAYBOOK_VERSION, type Playbook } from "@/lib/playbook";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
+import { inTransaction } from "./transaction";
 import { moveSequencePast, nextName } from "./key-point-names";
 import { recheckProposals } from "./prune-queue";
 
@@ -27,7 +28,7 @@ export async function importPlaybook(
   proposed: string[];
   withdrawn: string[];
 }> {
-  return db().$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const unkept = new Set<string>();
     let created = 0;
     let updated = 0;

@@ -2,7 +2,7 @@ import { PRUNE_HARMFUL_FLOOR, shouldPrune } from "@/lib/playbook";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import type { Prisma } from "./generated/prisma/client";
 import { auditLog, type Actor } from "./audit";
-import { db } from "./client";
+import { inTransaction } from "./transaction";
 import type { KeyPointStatus } from "@/lib/schemas/statuses";
 
 type Tx = Prisma.TransactionClient;
@@ -90,7 +90,7 @@ export const pruneQueue = {
    * names the point, so a reflection that landed meanwhile is never overruled.
    */
   async approve(names: readonly string[], actor: Actor): Promise<void> {
-    await db().$transaction(async (tx) => {
+    await inTransaction(async (tx) => {
       const rows = await lockPoints(tx, names);
       for (const row of rows) {
         if (row.status !== "proposed")
@@ -121,7 +121,7 @@ export const pruneQueue = {
 
   /** Keeps proposed points in use at their harmful count: they are proposed again only when harmful grows past it (a helpful rating never re-proposes). */
   async reject(names: readonly string[], actor: Actor): Promise<void> {
-    await db().$transaction(async (tx) => {
+    await inTransaction(async (tx) => {
       const rows = await lockPoints(tx, names);
       for (const row of rows)
         if (row.status !== "proposed")
@@ -151,7 +151,7 @@ export const pruneQueue = {
    * (an import can change them) becomes active. Returns the status it now has.
    */
   async undo(name: string, actor: Actor): Promise<"active" | "proposed"> {
-    return db().$transaction(async (tx) => {
+    return inTransaction(async (tx) => {
       const [row] = await lockPoints(tx, [name]);
       if (row!.status !== "pruned")
         throw new ConflictError(`${name} is not pruned (it is ${row!.status}).`);

@@ -6,6 +6,7 @@ import type { TurnFilters, TurnListRow } from "@/lib/schemas/turn-rows";
 import { turnCursorSchema, type TurnCursor } from "@/lib/schemas/turns";
 import { auditLog, type Actor } from "./audit";
 import { db } from "./client";
+import { inTransaction } from "./transaction";
 import type { Prisma } from "./generated/prisma/client";
 import { SCORE_COLUMN, scoresOf } from "./score-columns";
 import { scores } from "./scores";
@@ -118,7 +119,7 @@ async function overrideScore(
   });
   if (!scored) throw new NotFoundError(`No scored turn ${input.turnId}.`);
   const weights = (await weightSets.get(scored.weightSetId)) ?? (await weightSets.current());
-  return db().$transaction(async (tx) => {
+  return inTransaction(async (tx) => {
     const turn = await tx.turn.findUnique({
       where: { id: input.turnId },
       include: { score: true, overrides: true },

@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
 import { changeBus } from "./change-bus";
 import { db } from "./client";
+import { inTransaction } from "./transaction";
 import type { Prisma } from "./generated/prisma/client";
 import { parseColumn } from "./json-column";
 
@@ -176,7 +177,7 @@ export const users = {
   /** Adds a person who can then sign in with a link; a taken e-mail is a conflict. */
   async create(input: { email: string; name: string; role: Role }, actor: Actor): Promise<UserRow> {
     const email = input.email.toLowerCase();
-    return db().$transaction(async (tx) => {
+    return inTransaction(async (tx) => {
       if (await tx.user.findUnique({ where: { email } }))
         throw new ConflictError(`A user with the e-mail ${email} already exists.`);
       const row = await tx.user.create({
@@ -245,7 +246,7 @@ export const users = {
 
   /** Records that `actor` was handed a sign-in link for the user with `email` (valid `ttlSeconds`). */
   async recordSignInLink(email: string, actor: Actor, ttlSeconds: number): Promise<void> {
-    await db().$transaction(async (tx) => {
+    await inTransaction(async (tx) => {
       const user = await tx.user.findUnique({
         where: { email: email.toLowerCase() },
         select: { id: true },
@@ -270,7 +271,7 @@ export const users = {
     userId: string,
     where: { ip?: string | null },
   ): Promise<void> {
-    await db().$transaction(async (tx) => {
+    await inTransaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
       if (!user) return;
       const after = where.ip ? { ip: where.ip } : undefined;
