@@ -1,4 +1,5 @@
-import http from "node:http";
+import type http from "node:http";
+import { beforeEachRequest } from "@/lib/node-requests";
 import { lifecycle } from "@/lib/db/lifecycle";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -57,28 +58,16 @@ function refuse(res: http.ServerResponse): void {
  */
 export function installRequestTracking(): void {
   const t = tracker();
-  if ((http.Server.prototype as { __charterTracked?: boolean }).__charterTracked) return;
-  const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function emitTracked(
-    this: http.Server,
-    event: string | symbol,
-    ...args: unknown[]
-  ): boolean {
-    if (event !== "request") return Reflect.apply(emit, this, [event, ...args]) as boolean;
-    const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-    t.servers.add(this);
-    if (serverState() === "draining" && !req.url?.startsWith(HEALTH_PATH)) {
-      refuse(res);
-      return true;
-    }
+  beforeEachRequest("drain tracking", (req, res, pass, server) => {
+    t.servers.add(server);
+    if (serverState() === "draining" && !req.url?.startsWith(HEALTH_PATH)) return refuse(res);
     t.inFlight += 1;
     res.once("close", () => {
       t.inFlight -= 1;
       if (t.inFlight === 0) for (const wake of t.idle) wake();
     });
-    return Reflect.apply(emit, this, [event, ...args]) as boolean;
-  } as typeof emit;
-  (http.Server.prototype as { __charterTracked?: boolean }).__charterTracked = true;
+    pass();
+  });
 }
 
 /** Resolves when no request is in flight, or false at `deadline`. */

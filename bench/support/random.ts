@@ -1,11 +1,2 @@
-/** mulberry32: a small, fast PRNG that gives the same numbers everywhere, so a seeded run can be repeated exactly. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator benches share with the demo (lib/random.ts). */
+export { random } from "@/lib/random";

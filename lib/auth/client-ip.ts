@@ -1,6 +1,7 @@
-import http from "node:http";
+import type http from "node:http";
 import { BlockList, isIP } from "node:net";
 import { env } from "@/lib/env";
+import { beforeEachRequest } from "@/lib/node-requests";
 
 /**
  * The header Charter's server writes on every request with the client's address, over
@@ -69,24 +70,14 @@ export function stampClientIp(req: http.IncomingMessage, trusted: BlockList | nu
   else delete req.headers[CLIENT_IP_HEADER];
 }
 
-const globalStamp = globalThis as unknown as { __charterClientIpStamp?: boolean };
-
 /**
  * Makes every HTTP server in this process stamp CLIENT_IP_HEADER before it handles a
- * request. `next start` owns the server and its socket, and a route handler never sees
- * the socket, so the stamp is added where Node hands the request to the server.
+ * request (lib/node-requests.ts: `next start` owns the server and its socket).
  */
 export function installClientIpStamp(): void {
-  if (globalStamp.__charterClientIpStamp) return;
-  globalStamp.__charterClientIpStamp = true;
   const trusted = trustedProxyList(env().CHARTER_TRUSTED_PROXIES);
-  const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function emitWithClientIp(
-    this: http.Server,
-    event: string | symbol,
-    ...args: unknown[]
-  ): boolean {
-    if (event === "request") stampClientIp(args[0] as http.IncomingMessage, trusted);
-    return Reflect.apply(emit, this, [event, ...args]) as boolean;
-  } as typeof emit;
+  beforeEachRequest("client-ip stamp", (req, _res, pass) => {
+    stampClientIp(req, trusted);
+    pass();
+  });
 }

@@ -1,4 +1,5 @@
-import http from "node:http";
+import type http from "node:http";
+import { beforeEachRequest } from "@/lib/node-requests";
 import { BASE_SECURITY_HEADERS, NO_CONTENT_CSP } from "./security-headers";
 
 /**
@@ -34,27 +35,9 @@ export function refuseForbiddenMethod(
   return true;
 }
 
-const installed = globalThis as unknown as { __charterMethodGuard?: boolean };
-
-/**
- * Makes every HTTP server in this process answer forbidden methods itself: `next start`
- * owns the server, so the guard sits where Node hands it a request (as the client-IP
- * stamp does, lib/auth/client-ip.ts).
- */
+/** Makes every HTTP server in this process answer forbidden methods itself (lib/node-requests.ts). */
 export function installMethodGuard(): void {
-  if (installed.__charterMethodGuard) return;
-  installed.__charterMethodGuard = true;
-  const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function emitUnlessRefused(
-    this: http.Server,
-    event: string | symbol,
-    ...args: unknown[]
-  ): boolean {
-    if (
-      event === "request" &&
-      refuseForbiddenMethod(args[0] as http.IncomingMessage, args[1] as http.ServerResponse)
-    )
-      return true;
-    return Reflect.apply(emit, this, [event, ...args]) as boolean;
-  } as typeof emit;
+  beforeEachRequest("method guard", (req, res, pass) => {
+    if (!refuseForbiddenMethod(req, res)) pass();
+  });
 }

@@ -1,4 +1,5 @@
-import http from "node:http";
+import type http from "node:http";
+import { beforeEachRequest } from "@/lib/node-requests";
 import { health } from "@/lib/db/health";
 import { DATABASE_RETRY_AFTER_SECONDS } from "@/lib/errors";
 import { BASE_SECURITY_HEADERS, NO_CONTENT_CSP } from "./security-headers";
@@ -51,30 +52,12 @@ export function unavailableGate(check: Check, now: () => number = Date.now) {
   };
 }
 
-const installed = globalThis as unknown as { __charterUnavailableGate?: boolean };
-
-/**
- * Puts the gate in front of every HTTP server in this process (`next start` owns the
- * server, so it sits where Node hands the server a request, like the client-IP stamp).
- */
+/** Puts the gate in front of every HTTP server in this process (lib/node-requests.ts). */
 export function installUnavailableGate(): void {
-  if (installed.__charterUnavailableGate) return;
-  installed.__charterUnavailableGate = true;
   const gate = unavailableGate(async () => (await health.check()).ok);
-  const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function emitPastGate(
-    this: http.Server,
-    event: string | symbol,
-    ...args: unknown[]
-  ): boolean {
-    if (event !== "request") return Reflect.apply(emit, this, [event, ...args]) as boolean;
-    const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-    if (!isPageRequest(req)) return Reflect.apply(emit, this, [event, ...args]) as boolean;
-    // The request's body is not read before the answer: a page request carries none.
-    void gate(req, res).then(
-      (answered) => answered || Reflect.apply(emit, this, [event, ...args]),
-      () => Reflect.apply(emit, this, [event, ...args]),
-    );
-    return true;
-  } as typeof emit;
+  beforeEachRequest("database gate", (req, res, pass) => {
+    if (!isPageRequest(req)) return pass();
+    // A page request carries no body: nothing is read before the answer.
+    void gate(req, res).then((answered) => answered || pass(), pass);
+  });
 }

@@ -1,5 +1,6 @@
 import type { Actor } from "@/lib/db/audit";
 import { keyPoints } from "@/lib/db/key-points";
+import { random } from "@/lib/random";
 import { agentEventSchema, type AgentEvent } from "@/lib/schemas/events";
 import { DEMO_DIR, importTranscripts, transcriptFiles, type ImportSummary } from "./import";
 import { ingestEvents } from "./ingest";
@@ -110,18 +111,6 @@ const LESSONS: readonly { text: string; helpful: number; harmful: number }[] = [
   { text: "Skip linting when the tests pass, to save time.", helpful: 1, harmful: 4 },
   { text: "Retry network calls only when the operation is idempotent.", helpful: 2, harmful: 0 },
 ];
-
-/** A small deterministic generator (mulberry32), so the demo is the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function toolEvent(step: Step, i: number): Record<string, unknown> {
   if (step.tool === "Bash")
