@@ -294,6 +294,8 @@ describe("resolveHookConfig", () => {
     const home = tmp();
     expect(resolveHookConfig({}, home)).toEqual({
       url: DEFAULT_URL,
+      urlFrom: "default",
+      file: path.join(home, ".config", "charter", "hook.json"),
       apiKey: undefined,
       spoolDir: path.join(home, ".local", "state", "charter", "spool"),
       fallbackSpoolDir: fallbackSpoolDir(os.tmpdir()),
@@ -306,6 +308,8 @@ describe("resolveHookConfig", () => {
     writeFileSync(file, JSON.stringify({ url: "https://charter.example/", api_key: "from-file" }));
     expect(resolveHookConfig({ CHARTER_HOOK_CONFIG: file }, home)).toMatchObject({
       url: "https://charter.example",
+      urlFrom: "file",
+      file,
       apiKey: "from-file",
     });
     expect(
