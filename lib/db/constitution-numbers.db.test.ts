@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
-import { setupTestDatabase } from "@/test/db";
+import { setupTestDatabase, unique } from "@/test/db";
 import { db } from "./client";
 import { constitutionVersions } from "./constitution";
 import { saveVersion } from "./constitution-save";
@@ -36,17 +36,37 @@ describe("constitution version numbers", () => {
   it("start at 1 after a first import that rolled back, and go on without a gap", async () => {
     const files = await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR);
     const already = await constitutionVersions.current();
+    // Content no version holds yet, so a database other tests share never says "nothing changed".
+    const marked = (label: string) =>
+      files.map((f) =>
+        f.path === "core.yaml" ? { ...f, text: `${f.text}\n# ${unique(label)}\n` } : f,
+      );
     await refusingAudit(() =>
       expect(
-        saveVersion({ files, baseVersionId: already?.id ?? null, message: "first" }, actor),
+        saveVersion(
+          {
+            files: already ? marked("first") : files,
+            baseVersionId: already?.id ?? null,
+            message: "first",
+          },
+          actor,
+        ),
       ).rejects.toThrow(/audit refused by the test/),
     );
     const first = already ?? (await constitutionVersions.importIfEmpty(files, "shipped"))!;
     if (!already) expect(first.id).toBe(1);
 
-    const edited = files.map((f) =>
-      f.path === "core.yaml" ? { ...f, text: `${f.text}\n# edited\n` } : f,
-    );
+    // Numbered after the highest version stored (a rollback or another test may have stored one past the head).
+    const highest = async () =>
+      Number(
+        (
+          await db().$queryRaw<
+            { n: number }[]
+          >`SELECT coalesce(max(id), 0)::int AS n FROM constitution_version`
+        )[0]!.n,
+      );
+    const edited = marked("edited");
+    const before = await highest();
     await refusingAudit(() =>
       expect(
         saveVersion({ files: edited, baseVersionId: first.id, message: "edit" }, actor),
@@ -56,6 +76,6 @@ describe("constitution version numbers", () => {
       { files: edited, baseVersionId: first.id, message: "edit" },
       actor,
     );
-    expect(next.id).toBe(first.id + 1);
+    expect(next.id).toBe(before + 1);
   });
 });

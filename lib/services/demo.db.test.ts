@@ -10,6 +10,14 @@ import { DEMO_DAYS, demoTeamSessions, loadDemo } from "./demo";
 // scored turns, and a rated playbook with a prune proposal waiting for an approver.
 
 const NOW = new Date("2026-11-28T12:00:00.000Z");
+const LESSON_TEXTS = [
+  "Run the full test suite before saying a change is done.",
+  "Ask for a backup before any destructive database change.",
+  "Prefer small commits that each pass the tests.",
+  "Quote the dose range and point to a pharmacist for medicine questions.",
+  "Skip linting when the tests pass, to save time.",
+  "Retry network calls only when the operation is idempotent.",
+];
 const actor = { id: null, label: "demo-test" };
 let teardown: () => Promise<void>;
 
@@ -38,15 +46,20 @@ describe("the demo", () => {
   });
 
   it("fills the Principles, Playbook and prune pages, and a second load adds nothing", async () => {
+    // On a shared database another test may have loaded the demo already: what is
+    // checked is the state a load leaves, whichever load made it.
     const first = await loadDemo(actor, NOW);
     expect(first.teamSessions).toBeGreaterThanOrEqual(DEMO_DAYS * 2);
-    expect(first.keyPointsAdded).toHaveLength(6);
-    // "Skip linting when the tests pass" was rated harmful 4 times: proposed, not removed.
-    expect(first.proposedForPruning).toHaveLength(1);
-    const proposed = await db().keyPoint.findMany({ where: { status: "proposed" } });
-    expect(proposed.map((k) => k.text)).toEqual([
-      "Skip linting when the tests pass, to save time.",
-    ]);
+    const lessons = await db().keyPoint.findMany({
+      where: { text: { in: LESSON_TEXTS } },
+      select: { text: true, status: true, harmful: true },
+    });
+    expect(lessons.map((k) => k.text).sort()).toEqual([...LESSON_TEXTS].sort());
+    // "Skip linting when the tests pass" was rated harmful 4 times: proposed for pruning, not removed.
+    const harmful = lessons.find((k) => k.text.startsWith("Skip linting"))!;
+    expect(harmful.harmful).toBeGreaterThanOrEqual(4);
+    expect(harmful.status).toBe("proposed");
+    expect(lessons.filter((k) => k.status === "proposed")).toHaveLength(1);
 
     // Delivered prompts injected principles, and ended sessions credited them.
     expect(
@@ -64,9 +77,10 @@ describe("the demo", () => {
       await count(`SELECT count(*) AS n FROM session_outcome WHERE status <> 'success'`),
     ).toBeGreaterThan(0);
 
+    const keyPointsBefore = await count(`SELECT count(*) AS n FROM key_point`);
     const again = await loadDemo(actor, NOW);
     expect(again.accepted).toBe(0);
     expect(again.keyPointsAdded).toEqual([]);
-    expect(await count(`SELECT count(*) AS n FROM key_point`)).toBe(6);
+    expect(await count(`SELECT count(*) AS n FROM key_point`)).toBe(keyPointsBefore);
   });
 });
