@@ -1,9 +1,15 @@
-import type { AgentEventInput } from "@/lib/schemas/events";
 import { EXIT } from "../errors";
 import type { HookEventName } from "./events";
 import { errorMessage, processIo } from "./io";
-import { buildEvent, parsePayload, PayloadError } from "./payload";
-import { openSpool, runHook, spooledLine, STDIN_WAIT_MS, type HookOptions } from "./run";
+import { parsePayload, PayloadError } from "./payload";
+import {
+  eventOrSay,
+  openSpool,
+  runHook,
+  spooledLine,
+  STDIN_WAIT_MS,
+  type HookOptions,
+} from "./run";
 import { readStdin } from "./stdin";
 
 // `charter hook <event>` as Claude Code runs it: the payload comes on stdin.
@@ -56,16 +62,8 @@ function keepUnfinished(type: HookEventName, text: string, options: StdinHookOpt
     }
     return EXIT.ok;
   }
-  let event: AgentEventInput;
-  try {
-    const built = buildEvent(type, payload);
-    event = built.event;
-    for (const warning of built.warnings) io.err(warning);
-  } catch (error) {
-    if (!(error instanceof PayloadError)) throw error;
-    io.err(error.message);
-    return EXIT.ok;
-  }
+  const event = eventOrSay(type, () => payload, io);
+  if (!event) return EXIT.ok;
   state.spool = spool;
   state.pending = undefined;
   try {

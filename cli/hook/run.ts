@@ -96,6 +96,26 @@ function additionalContext(body: unknown, id: string): string | undefined {
   return typeof text === "string" && text.trim() ? text : undefined;
 }
 
+/**
+ * The event a payload makes, its warnings said on stderr; a payload that is not a hook
+ * event for `type` is said on stderr too, and gives undefined (nothing to send or keep).
+ */
+export function eventOrSay(
+  type: HookEventName,
+  payload: () => Record<string, unknown>,
+  io: Io,
+): AgentEventInput | undefined {
+  try {
+    const built = buildEvent(type, payload());
+    for (const warning of built.warnings) io.err(warning);
+    return built.event;
+  } catch (error) {
+    if (!(error instanceof PayloadError)) throw error;
+    io.err(error.message);
+    return undefined;
+  }
+}
+
 export type HookOptions = {
   config: HookConfig;
   io?: Io;
@@ -121,16 +141,8 @@ export async function runHook(
   const elapsed = () => performance.now() - startedAt;
   if (config.warning) io.err(config.warning);
 
-  let event: AgentEventInput;
-  try {
-    const built = buildEvent(type, parsePayload(rawPayload));
-    event = built.event;
-    for (const warning of built.warnings) io.err(warning);
-  } catch (error) {
-    if (!(error instanceof PayloadError)) throw error;
-    io.err(error.message);
-    return EXIT.ok;
-  }
+  const event = eventOrSay(type, () => parsePayload(rawPayload), io);
+  if (!event) return EXIT.ok;
 
   const spool = openSpool(config);
   state.spool = spool;
