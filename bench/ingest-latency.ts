@@ -46,12 +46,18 @@ function post(
   url: string,
   key: string,
   body: unknown,
-): Promise<{ status: number; ms: number; server: number; text: string }> {
+): Promise<{ status: number; ms: number; server: number; phases: Phases; text: string }> {
   const data = Buffer.from(JSON.stringify(body));
   const started = performance.now();
   return new Promise((resolve) => {
     const failed = (error: Error) =>
-      resolve({ status: 0, ms: performance.now() - started, server: NaN, text: error.message });
+      resolve({
+        status: 0,
+        ms: performance.now() - started,
+        server: NaN,
+        phases: {},
+        text: error.message,
+      });
     const req = http.request(
       `${url}/api/v1/events`,
       {
@@ -72,6 +78,7 @@ function post(
             status: res.statusCode ?? 0,
             ms: performance.now() - started,
             server: Number(/ingest;dur=([\d.]+)/.exec(String(res.headers["server-timing"]))?.[1]),
+            phases: phasesOf(String(res.headers["server-timing"] ?? "")),
             text: Buffer.concat(chunks).toString(),
           }),
         );
@@ -82,6 +89,15 @@ function post(
     req.end(data);
   });
 }
+
+/** The route's Server-Timing phases (retrieve, queue, commit), in milliseconds. */
+type Phases = Record<string, number>;
+const phasesOf = (header: string): Phases =>
+  Object.fromEntries(
+    [...header.matchAll(/(\w+);dur=([\d.]+)/g)]
+      .filter(([, name]) => name !== "ingest")
+      .map(([, name, dur]) => [name, Number(dur)]),
+  );
 
 let seq = 0;
 const prompt = (session: string, valid = true) =>
@@ -106,6 +122,7 @@ async function agents(
 ) {
   const times: number[] = [];
   const server: number[] = [];
+  const phases = new Map<string, number[]>();
   const statuses = new Map<number, number>();
   let withContext = 0;
   await Promise.all(
@@ -115,13 +132,15 @@ async function agents(
         const r = await post(url, key, prompt(`${tag}-${a}`, valid));
         times.push(r.ms);
         if (Number.isFinite(r.server)) server.push(r.server);
+        for (const [name, dur] of Object.entries(r.phases))
+          phases.set(name, [...(phases.get(name) ?? []), dur]);
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         if (r.status === 200 && r.text.includes("Charter constitution")) withContext++;
         await pause(pauseMs);
       }
     }),
   );
-  return { times, server, statuses, withContext };
+  return { times, server, phases, statuses, withContext };
 }
 
 const show = (statuses: Map<number, number>) => JSON.stringify(Object.fromEntries(statuses));
@@ -144,6 +163,11 @@ async function main() {
         `(answers ${show(single.statuses)}, with context ${single.withContext}) [load ${load()}]; ` +
         `floor (422, no ingestion): p50 ${ms(quantile(floor.times, 0.5))}, p99 ${ms(quantile(floor.times, 0.99))} [load ${floorLoad}]; ` +
         `ratio p50 ${(quantile(single.times, 0.5) / quantile(floor.times, 0.5)).toFixed(2)}, p99 ${(quantile(single.times, 0.99) / quantile(floor.times, 0.99)).toFixed(2)}`,
+    );
+    console.log(
+      `    where the server time went: ${[...single.phases]
+        .map(([name, d]) => `${name} p50 ${ms(quantile(d, 0.5))}, p99 ${ms(quantile(d, 0.99))}`)
+        .join("; ")}`,
     );
 
     // (B)

@@ -1,5 +1,6 @@
 import { firstAdminLink } from "@/lib/auth/bootstrap";
 import { installClientIpStamp } from "@/lib/auth/client-ip";
+import { installDirectEvents } from "@/lib/http/events-direct";
 import { installMethodGuard } from "@/lib/http/method-guard";
 import { installUnavailableGate } from "@/lib/http/unavailable-gate";
 import { lifecycle } from "@/lib/db/lifecycle";
@@ -66,7 +67,9 @@ async function startUpWrites(): Promise<void> {
 
 /** Work done once per server process, after migrations (which `charter serve` runs first). */
 export async function onServerStart(): Promise<void> {
-  // First, so that no request reaches a rate limit keyed on an address the client chose.
+  // Installed first, so it runs last of these, next to Next: the agents' events with a key, answered without the router.
+  installDirectEvents();
+  // So that no request reaches a rate limit keyed on an address the client chose.
   installClientIpStamp();
   installRequestTracking();
   // Answered before Next.js sees them (it answered both 500): a page while the database is

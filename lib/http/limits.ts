@@ -45,13 +45,28 @@ export class JsonTokenCounter {
   }
 }
 
+/** How far past the limit a refused body is read and dropped, so that a client still sending can finish and read the 413. */
+export const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+
 /**
- * The 413 for a body whose rest is left unread, with `Connection: close`: the
- * connection cannot carry another request before that body ends, so the server
- * closes it once the answer is out (without it, Node leaves the connection stalled
- * until its keep-alive timeout, and a client's next request on it fails).
+ * The 413 for a body over a limit. What is left of the body is read and dropped first
+ * (up to DISCARD_MAX_BYTES past the limit, never kept), so a client still sending gets
+ * its answer instead of a broken pipe; a longer body is left unread there, and
+ * `Connection: close` ends the connection once the answer is out (it cannot carry
+ * another request before that body ends).
  */
-function refused(message: string): { refused: Response } {
+async function refused(
+  message: string,
+  rest: AsyncIterator<Uint8Array> | null,
+  read: number,
+  limit: number,
+): Promise<{ refused: Response }> {
+  let dropped = 0;
+  while (rest && read + dropped <= limit + DISCARD_MAX_BYTES) {
+    const { done, value } = await rest.next();
+    if (done) break;
+    dropped += value.byteLength;
+  }
   const response = errorResponse(new PayloadTooLargeError(message));
   response.headers.set("connection", "close");
   return { refused: response };
@@ -59,33 +74,59 @@ function refused(message: string): { refused: Response } {
 
 /**
  * Reads and parses a JSON body within `limits`. Past a declared length, or as soon as
- * the bytes read or their tokens pass a limit, reading stops: the rest never reaches
- * memory (the stream is pulled, so TCP holds the client back) and the answer is a
- * 413. Chunks are decoded as they come (bytes that are not UTF-8 become U+FFFD), so
- * the raw body is never held whole beside its text. Not JSON: 400.
+ * the bytes read or their tokens pass a limit, nothing more is kept: the rest is read
+ * and dropped (see `refused`) and the answer is a 413. Chunks are decoded as they come
+ * (bytes that are not UTF-8 become U+FFFD), so the raw body is never held whole beside
+ * its text. Not JSON: 400.
  */
 export async function readJsonBody(req: Request, limits: BodyLimits): Promise<JsonBody> {
-  const declared = Number(req.headers.get("content-length") ?? 0);
+  return readJson(
+    req.body ? req.body[Symbol.asyncIterator]() : null,
+    req.headers.get("content-length"),
+    limits,
+  );
+}
+
+/**
+ * readJsonBody over any stream of chunks (a Node request's `iterator({destroyOnReturn:
+ * false})`) and its declared Content-Length, if any.
+ */
+export async function readJson(
+  chunks: AsyncIterator<Uint8Array> | null,
+  contentLength: string | null | undefined,
+  limits: BodyLimits,
+): Promise<JsonBody> {
+  const declared = Number(contentLength ?? 0);
   if (declared > limits.bytes)
-    return refused(`The request is ${declared} bytes; the limit is ${limits.bytes}.`);
+    return refused(
+      `The request is ${declared} bytes; the limit is ${limits.bytes}.`,
+      declared <= limits.bytes + DISCARD_MAX_BYTES ? chunks : null,
+      0,
+      limits.bytes,
+    );
   const decoder = new TextDecoder();
   const tokens = new JsonTokenCounter();
   const parts: string[] = [];
   let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limits.bytes)
-        return refused(`The request is over the limit of ${limits.bytes} bytes.`);
-      if (tokens.add(value) > limits.tokens)
-        return refused(
-          `The request holds more than ${limits.tokens} JSON values and keys; send fewer events per request.`,
-        );
-      parts.push(decoder.decode(value, { stream: true }));
-    }
+  while (chunks) {
+    const { done, value } = await chunks.next();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limits.bytes)
+      return refused(
+        `The request is over the limit of ${limits.bytes} bytes.`,
+        chunks,
+        size,
+        limits.bytes,
+      );
+    if (tokens.add(value) > limits.tokens)
+      return refused(
+        `The request holds more than ${limits.tokens} JSON values and keys; send fewer events per request.`,
+        chunks,
+        size,
+        limits.bytes,
+      );
+    parts.push(decoder.decode(value, { stream: true }));
   }
   parts.push(decoder.decode());
   try {

@@ -1,18 +1,16 @@
 import "server-only";
 import { z } from "zod";
-import { allows, apiKeyFrom, resolveCaller, type Access, type Caller } from "@/lib/auth/caller";
+import type { Access, Caller } from "@/lib/auth/caller";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { baseUrl } from "@/lib/env";
 import {
   AppError,
-  ForbiddenError,
   ServiceUnavailableError,
-  UnauthorizedError,
   UnavailableError,
   validationErrorFrom,
 } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { assertSameOriginJson } from "./same-origin";
+import { authorize } from "./authorize";
+import type { RequestHead } from "./same-origin";
 import { NO_CONTENT_CSP, servedOverHttps, setSecurityHeaders } from "./security-headers";
 
 type RouteContext<P> = { params: Promise<P> };
@@ -42,19 +40,7 @@ async function answer<P>(
 ): Promise<Response> {
   try {
     let caller: Caller | null = null;
-    if (access !== "public") {
-      // Before the caller is resolved: a forged request costs no lookup and changes nothing.
-      if (!apiKeyFrom(req.headers)) assertSameOriginJson(req, baseUrl());
-      caller = await resolveCaller(req.headers);
-      if (!caller) throw new UnauthorizedError();
-      if (!allows(caller, access)) {
-        throw new ForbiddenError(
-          caller.kind === "api_key"
-            ? `This API key lacks the scope this route needs${access.scope ? ` (${access.scope})` : ""}.`
-            : `This needs the ${access.role} role or higher.`,
-        );
-      }
-    }
+    if (access !== "public") caller = await authorize(req, access);
     const params = (await context?.params) ?? ({} as P);
     const result = await handler({ req, caller, params });
     return result instanceof Response ? result : Response.json(result);
@@ -64,7 +50,7 @@ async function answer<P>(
 }
 
 /** Sets the security headers on an answer; one whose headers are immutable (a redirect, a fetched response) is copied first. */
-export function withSecurityHeaders(res: Response, req: Request): Response {
+export function withSecurityHeaders(res: Response, req: RequestHead): Response {
   const options = { csp: NO_CONTENT_CSP, https: servedOverHttps(req) };
   try {
     setSecurityHeaders(res.headers, options);

@@ -8,6 +8,9 @@ export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set([
   "DELETE",
 ]);
 
+/** What the origin check reads of a request: a Web Request, or a Node request's head (events-direct.ts). */
+export type RequestHead = Pick<Request, "method" | "url" | "headers">;
+
 const API_KEY_HINT =
   "Agents and scripts send an API key (x-api-key or Authorization: Bearer) instead.";
 
@@ -26,7 +29,7 @@ function hostOf(url: string | null): string | null {
  * cannot forge either: a browser sets Host itself, and a custom header needs a CORS
  * preflight that Charter never grants.
  */
-function ownHosts(req: Request, ownOrigin: string): Set<string> {
+function ownHosts(req: RequestHead, ownOrigin: string): Set<string> {
   const forwarded = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
   return new Set(
     [
@@ -39,7 +42,7 @@ function ownHosts(req: Request, ownOrigin: string): Set<string> {
 }
 
 /** Where a browser says the request comes from: Origin, else Sec-Fetch-Site, else Referer. */
-function refusal(req: Request, own: Set<string>): string | null {
+function refusal(req: RequestHead, own: Set<string>): string | null {
   const origin = req.headers.get("origin");
   if (origin !== null) {
     const host = hostOf(origin);
@@ -67,7 +70,7 @@ function refusal(req: Request, own: Set<string>): string | null {
  * elsewhere can send only after a CORS preflight. Requests with an API key, without a
  * cookie, or that change nothing are not concerned.
  */
-export function assertSameOriginJson(req: Request, ownOrigin: string): void {
+export function assertSameOriginJson(req: RequestHead, ownOrigin: string): void {
   if (!STATE_CHANGING_METHODS.has(req.method.toUpperCase())) return;
   if (!req.headers.get("cookie")) return;
   const why = refusal(req, ownHosts(req, ownOrigin));

@@ -28,10 +28,15 @@ export const GATHER_MS = 2;
 /** Requests of a failed group applied alone at once. */
 const RETRY_CONCURRENCY = 4;
 
+/** Where a request's time went, in milliseconds: its prompts' retrieval, waiting for its group, and the group's transaction. */
+export type IngestTiming = { retrieve: number; queue: number; commit: number };
+
 type Waiting = {
   prepared: PreparedEvents;
   resolve: (response: EventsResponse) => void;
   reject: (error: unknown) => void;
+  queuedAt: number;
+  timing?: IngestTiming;
 };
 type Lane = {
   queue: Waiting[];
@@ -143,8 +148,14 @@ export async function commitGroup(
 }
 
 async function run(group: Waiting[]): Promise<void> {
+  const started = performance.now();
   const outcomes = await commitGroup(group.map((w) => w.prepared));
+  const ended = performance.now();
   group.forEach((w, i) => {
+    if (w.timing) {
+      w.timing.queue = started - w.queuedAt;
+      w.timing.commit = ended - started;
+    }
     const outcome = outcomes[i]!;
     if (outcome.status === "fulfilled") w.resolve(outcome.value);
     else w.reject(outcome.reason);
@@ -156,15 +167,22 @@ async function run(group: Waiting[]): Promise<void> {
  * results once they are committed. A request larger than LARGE_ABOVE_EVENTS goes in a
  * lane of its own (see LARGE_ABOVE_EVENTS).
  */
-export async function submitEvents(events: AgentEvent[], source: string): Promise<EventsResponse> {
-  return enqueue(await prepareEvents(events, source));
+export async function submitEvents(
+  events: AgentEvent[],
+  source: string,
+  timing?: IngestTiming,
+): Promise<EventsResponse> {
+  const started = performance.now();
+  const prepared = await prepareEvents(events, source);
+  if (timing) timing.retrieve = performance.now() - started;
+  return enqueue(prepared, timing);
 }
 
-/** Queues a prepared request for the next group of its source (see submitEvents). */
-export function enqueue(prepared: PreparedEvents): Promise<EventsResponse> {
+/** Queues a prepared request for the next group of its source (see submitEvents); `timing` is filled in when its group ends. */
+export function enqueue(prepared: PreparedEvents, timing?: IngestTiming): Promise<EventsResponse> {
   const l = lane(prepared.source, prepared.events.length > LARGE_ABOVE_EVENTS);
   return new Promise<EventsResponse>((resolve, reject) => {
-    l.queue.push({ prepared, resolve, reject });
+    l.queue.push({ prepared, resolve, reject, queuedAt: performance.now(), timing });
     schedule(l);
   });
 }
