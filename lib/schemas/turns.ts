@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { principleSchema, unitScore, weightsSchema } from "@/lib/reward/schema";
+import {
+  PRINCIPLES,
+  principleSchema,
+  unitScore,
+  weightsSchema,
+  type Principle,
+} from "@/lib/reward/schema";
 import {
   QUERY_DATE_MAX,
   QUERY_DATE_MIN,
@@ -66,10 +72,27 @@ export const turnFiltersSchema = z.object({
   to: queryDaySchema
     .optional()
     .describe(`Turns scored on or before this UTC day (${QUERY_DATE_MIN} to ${QUERY_DATE_MAX}).`),
-  min: z.coerce.number().min(0).max(1).optional(),
-  max: z.coerce.number().min(0).max(1).optional(),
-  principle: principleSchema.optional(),
-  below: z.coerce.number().min(0).max(1).optional(),
+  min: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe("Only turns whose normalized total is at least this (0 to 1)."),
+  max: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe("Only turns whose normalized total is at most this (0 to 1)."),
+  principle: principleSchema
+    .optional()
+    .describe("With `below`: the principle whose score is compared."),
+  below: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe("With `principle`: only turns where that principle's score is below this (0 to 1)."),
   cursor: turnCursorSchema
     .optional()
     .describe("The `next` value of the previous page; anything else is refused."),
@@ -86,3 +109,31 @@ export function dayRange(days: { from?: string; to?: string }): { from?: Date; t
       : undefined,
   };
 }
+
+/** An instant on the wire: an ISO 8601 string in UTC; a Date to the code that answers with it. */
+const isoInstant = z.codec(z.iso.datetime(), z.date(), {
+  decode: (text) => new Date(text),
+  encode: (date) => date.toISOString(),
+});
+
+/** One row of `GET /api/v1/turns` (TurnListRow of ./turn-rows.ts). */
+export const turnListRowSchema = z.strictObject({
+  id: z.string(),
+  sessionId: z.string(),
+  number: z.number().int(),
+  prompt: z.string().describe("The prompt's first 200 characters."),
+  scoredAt: isoInstant,
+  weightedTotal: z.number(),
+  maxTotal: z.number(),
+  normalizedTotal: z.number(),
+  scores: z.strictObject(
+    Object.fromEntries(PRINCIPLES.map((p) => [p, z.number()])) as Record<Principle, z.ZodNumber>,
+  ),
+  overridden: z.boolean().describe("A reviewer overrode at least one score."),
+});
+
+/** A page of `GET /api/v1/turns`: newest first, and the `next` cursor (`null` on the last page). */
+export const turnsPageSchema = z.strictObject({
+  rows: z.array(turnListRowSchema),
+  next: z.string().nullable().describe("Pass as `cursor` for the next page; `null` on the last."),
+});

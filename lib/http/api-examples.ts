@@ -1,0 +1,69 @@
+import { VERSION } from "@/lib/version";
+
+/*
+ * The examples of the OpenAPI document (./api-routes.ts). Each is checked against its
+ * route's schema by lib/http/openapi.test.ts, so an example never drifts from what the
+ * route takes or answers.
+ */
+
+export const EXAMPLE_EVENT = {
+  id: "evt-0001-example-prompt",
+  type: "UserPromptSubmit",
+  session_id: "example-session-1",
+  prompt: "Add a retry to the upload script",
+};
+
+export const EXAMPLE_EVENTS_ANSWER = {
+  accepted: 1,
+  duplicates: 0,
+  results: [
+    {
+      id: "evt-0001-example-prompt",
+      status: "accepted",
+      turn: 1,
+      principles: [
+        { id: "composable", title: "Composable", level: "soft", priority: 50, confidence: 0.742 },
+      ],
+      additional_context: "Charter principles for this prompt: ...",
+    },
+  ],
+};
+
+export const EXAMPLE_TURNS_PAGE = {
+  rows: [
+    {
+      id: "01a21b94-16c5-754a-8266-1a6ec2c797b7",
+      sessionId: "example-session-1",
+      number: 1,
+      prompt: "Add a retry to the upload script",
+      scoredAt: "2026-01-05T10:12:00.000Z",
+      weightedTotal: 6.85,
+      maxTotal: 10,
+      normalizedTotal: 0.685,
+      scores: {
+        tasteful: 0.7,
+        curated: 0.6,
+        ethical: 1,
+        joy_inducing: 0.5,
+        composable: 0.8,
+        heterarchical: 0.6,
+        generative: 0.55,
+      },
+      overridden: false,
+    },
+  ],
+  next: "eyJzY29yZWRBdCI6IjIwMjYtMDEtMDVUMTA6MTI6MDAuMDAwWiIsInR1cm5JZCI6IjAxYTIxYjk0LTE2YzUtNzU0YS04MjY2LTFhNmVjMmM3OTdiNyJ9",
+};
+
+export const EXAMPLE_RECOMPUTE = {
+  id: 7,
+  weightSetId: 3,
+  status: "running",
+  total: 1200,
+  done: 450,
+  error: null,
+  finishedAt: null,
+};
+
+export const EXAMPLE_HEALTH = { status: "ok", db: "postgres", version: VERSION };
+export const EXAMPLE_HEALTH_DEGRADED = { status: "degraded", db: "postgres", version: VERSION };
