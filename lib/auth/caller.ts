@@ -1,5 +1,4 @@
-import { defaultKeyHasher } from "@better-auth/api-key";
-import { apiKeys, type StoredKey } from "@/lib/db/api-keys";
+import { apiKeys, hashApiKey, type StoredKey } from "@/lib/db/api-keys";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { ServiceUnavailableError } from "@/lib/errors";
 import { inBackground } from "@/lib/background";
@@ -76,7 +75,7 @@ export async function resolveCaller(headers: Headers): Promise<Caller | null> {
 }
 
 /**
- * A key is found by the hash the api-key plugin stores (its defaultKeyHasher), with its
+ * A key is found by the hash the api-key plugin stores (hashApiKey), with its
  * owner, in one query, and kept in memory once verified (lib/auth/key-cache.ts); the
  * plugin's own verification is not used: it writes the key's row twice per request
  * and answers "invalid key" for a database it could not ask.
@@ -85,7 +84,7 @@ async function resolveApiKey(key: string): Promise<Caller | null> {
   if (isWarmUpKey(key)) return WARM_UP_CALLER;
   let verified: VerifiedKey<Caller> | null;
   try {
-    const hash = await defaultKeyHasher(key);
+    const hash = hashApiKey(key);
     verified = await keyCache.resolve(hash, () => verifyStored(hash));
   } catch (error) {
     keyCheckFailed(error);

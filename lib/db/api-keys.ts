@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { defaultKeyHasher } from "@better-auth/api-key";
+import { createHash, randomUUID } from "node:crypto";
 import { generateRandomString } from "better-auth/crypto";
 import {
   API_KEY_NAME_MAX_LENGTH,
@@ -14,6 +13,16 @@ import { auditLog, type Actor } from "./audit";
 import { changeBus, type Change } from "./change-bus";
 import { db } from "./client";
 import type { Tx } from "./transaction";
+
+/**
+ * The hash an API key is stored and found by: the api-key plugin's defaultKeyHasher
+ * (SHA-256, base64url without padding), computed synchronously. The plugin's goes
+ * through WebCrypto's promise, which cost every agent request about 0.2 ms of the
+ * server's time.
+ */
+export function hashApiKey(secret: string): string {
+  return createHash("sha256").update(secret).digest("base64url");
+}
 
 export type ApiKeyRow = {
   id: string;
@@ -151,7 +160,7 @@ export const apiKeys = {
       );
     // The key, its owner check and its audit row in one transaction: no key exists unaudited.
     const secret = `${API_KEY_PREFIX}${generateRandomString(GENERATED_KEY_LENGTH, "a-z", "A-Z")}`;
-    const hashed = await defaultKeyHasher(secret);
+    const hashed = hashApiKey(secret);
     const id = await changeBus.transaction(async (tx, announce) => {
       const owner = await tx.user.findUnique({ where: { id: ownerId }, select: { id: true } });
       if (!owner) throw new BadRequestError(`No user ${ownerId} to own the API key.`);
@@ -174,7 +183,7 @@ export const apiKeys = {
     input: { secret: string; name: string; scopes: ApiKeyScope[]; ownerId: string },
     actor: Actor,
   ): Promise<{ id: string; created: boolean }> {
-    const hashed = await defaultKeyHasher(input.secret);
+    const hashed = hashApiKey(input.secret);
     return changeBus.transaction(async (tx, announce) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INIT_LOCK})`;
       const existing = await tx.apikey.findFirst({ where: { key: hashed }, select: { id: true } });
@@ -237,7 +246,7 @@ export const apiKeys = {
   },
 
   /**
-   * The key stored under a hash (the plugin's defaultKeyHasher of the secret) with its
+   * The key stored under a hash (hashApiKey of the secret) with its
    * owner's role and blocked state, in one query; null when no key has that hash. It
    * decides nothing: lib/auth/caller.ts applies the rules.
    */

@@ -69,6 +69,8 @@ export function createPrisma(target: DatabaseTarget): Cached {
         (ingest ??= new pg.Pool({
           connectionString: target.url,
           max: INGEST_POOL_SIZE,
+          // Its statements are prepared by name and planned once (lib/db/ingest-sql.ts).
+          options: "-c plan_cache_mode=force_generic_plan",
           connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
           // Kept open while idle: opening one on a busy server can take seconds, and agents come in bursts.
           idleTimeoutMillis: 0,
