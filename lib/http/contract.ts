@@ -58,6 +58,12 @@ export function defineRoute<const C extends RouteContract>(contract: C): C {
   return contract;
 }
 
+/** Every status a contract declares, answers and errors together, ascending. */
+export function statusesOf(contract: RouteContract): number[] {
+  const all = new Set([...Object.keys(contract.responses), ...Object.keys(contract.errors)]);
+  return [...all].map(Number).sort((a, b) => a - b);
+}
+
 /** FieldIssue of lib/errors.ts: the problems an invalid request names, one per field. */
 export const fieldIssueSchema = z.object({
   path: z.string().describe('The field, as "events.0.prompt"; "(root)" for the body as a whole.'),

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { errorBodySchema, type ErrorSpec, type HeaderSpec, type RouteContract } from "./contract";
+import {
+  errorBodySchema,
+  statusesOf,
+  type ErrorSpec,
+  type HeaderSpec,
+  type RouteContract,
+} from "./contract";
 
 /*
  * One OpenAPI operation from one route contract (./contract.ts): its parameters,
@@ -111,10 +117,4 @@ export function operationOf(contract: RouteContract): Operation {
       : {}),
     responses,
   };
-}
-
-/** Every status a contract declares, answers and errors together, ascending. */
-export function statusesOf(contract: RouteContract): number[] {
-  const all = new Set([...Object.keys(contract.responses), ...Object.keys(contract.errors)]);
-  return [...all].map(Number).sort((a, b) => a - b);
 }

@@ -7,7 +7,7 @@ export const openApiDocumentSchema = z.looseObject({
   servers: z.array(z.looseObject({ url: z.string() })),
   paths: z.record(
     z.string().startsWith("/"),
-    z.record(
+    z.partialRecord(
       z.enum(["get", "post", "put", "patch", "delete"]),
       z.looseObject({
         summary: z.string(),

@@ -1,7 +1,9 @@
 import { resolveCaller } from "@/lib/auth/caller";
 import { health as database } from "@/lib/db/health";
 import { DATABASE_RETRY_AFTER_SECONDS, UnauthorizedError } from "@/lib/errors";
+import { healthRoute } from "@/lib/http/api-routes";
 import { route } from "@/lib/http/route";
+import type { Health } from "@/lib/schemas/health";
 import { serverState } from "@/lib/startup";
 import { VERSION } from "@/lib/version";
 
@@ -14,9 +16,9 @@ export const dynamic = "force-dynamic";
  * elsewhere) or "degraded" (the database does not answer). With `?auth=1` it also
  * demands a session or an API key and says who the caller is (used to check credentials).
  */
-export const GET = route("public", async ({ req }) => {
-  let who: { kind: string; name: string } | undefined;
-  if (new URL(req.url).searchParams.get("auth") === "1") {
+export const GET = route(healthRoute, async ({ req, query, reply }) => {
+  let who: Health["caller"];
+  if (query.auth === "1") {
     const caller = await resolveCaller(req.headers);
     if (!caller) throw new UnauthorizedError();
     who = { kind: caller.kind, name: caller.kind === "user" ? caller.email : caller.name };
@@ -25,25 +27,23 @@ export const GET = route("public", async ({ req }) => {
   const kind = database.kind() === "embedded" ? "embedded" : "postgres";
   // Draining answers at once, without the database: the balancer must stop sending work even if the database is slow.
   if (state === "draining")
-    return Response.json(
-      { status: "draining", db: kind, version: VERSION },
-      { status: 503, headers: { "retry-after": "1" } },
-    );
+    return reply(503, { status: "draining", db: kind, version: VERSION }, { "retry-after": "1" });
   const health = await database.check();
   // Not ready before the ingestion path answered once: a prompt sent now would miss the hook's budget.
   if (health.ok && state === "starting")
-    return Response.json(
+    return reply(
+      503,
       { status: "starting", db: health.db, version: VERSION },
-      { status: 503, headers: { "retry-after": "1" } },
+      { "retry-after": "1" },
     );
-  const body = {
-    status: health.ok ? "ok" : "degraded",
-    db: health.db,
-    version: VERSION,
-    ...(who ? { caller: who } : {}),
-  };
-  return Response.json(body, {
-    status: health.ok ? 200 : 503,
-    headers: health.ok ? {} : { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
-  });
+  return reply(
+    health.ok ? 200 : 503,
+    {
+      status: health.ok ? "ok" : "degraded",
+      db: health.db,
+      version: VERSION,
+      ...(who ? { caller: who } : {}),
+    },
+    health.ok ? {} : { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
 });

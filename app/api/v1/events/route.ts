@@ -1,6 +1,6 @@
+import { eventsRoute } from "@/lib/http/api-routes";
 import {
   answerEvents,
-  EVENTS_ACCESS,
   EVENTS_BODY_LIMITS,
   MAX_EVENTS_BODY_BYTES,
   MAX_EVENTS_BODY_TOKENS,
@@ -17,9 +17,8 @@ export { MAX_EVENTS_BODY_BYTES, MAX_EVENTS_BODY_TOKENS };
  * this route, by the same code (lib/http/events-direct.ts); this route answers the
  * dashboard's, and any that reach it another way (`next dev`).
  */
-export const POST = route(EVENTS_ACCESS, async ({ req, caller }) => {
-  const started = performance.now();
-  const body = await readJsonBody(req, EVENTS_BODY_LIMITS);
-  if ("refused" in body) return body.refused;
-  return answerEvents(body.value, caller, req.headers, started);
-});
+export const POST = route(
+  eventsRoute,
+  ({ req, caller, body, bodyReadAt }) => answerEvents(body, caller, req.headers, bodyReadAt),
+  { readBody: (req: Request) => readJsonBody(req, EVENTS_BODY_LIMITS), answersWithResponse: true },
+);

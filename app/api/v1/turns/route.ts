@@ -1,20 +1,17 @@
 import { turns } from "@/lib/db/turns";
-import { validationErrorFrom } from "@/lib/errors";
+import { turnsRoute } from "@/lib/http/api-routes";
 import { route } from "@/lib/http/route";
-import { dayRange, turnFiltersSchema } from "@/lib/schemas/turns";
+import { dayRange } from "@/lib/schemas/turns";
 
 export const dynamic = "force-dynamic";
 
 /**
  * GET /api/v1/turns: scored turns, newest first, keyset-paginated (`cursor` from the
- * previous page's `next`). Every parameter is validated: a bad one is a 422 naming it.
+ * previous page's `next`). Every parameter is validated by route() against the
+ * contract's query schema: a bad one is a 422 naming it.
  */
-export const GET = route({ role: "viewer", scope: "read" }, async ({ req }) => {
-  const parsed = turnFiltersSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!parsed.success)
-    throw validationErrorFrom(parsed.error.issues, "The query parameters are invalid.");
-  const f = parsed.data;
-  return turns.list(
+export const GET = route(turnsRoute, ({ query: f }) =>
+  turns.list(
     {
       sessionId: f.session,
       ...dayRange(f),
@@ -24,5 +21,5 @@ export const GET = route({ role: "viewer", scope: "read" }, async ({ req }) => {
       below: f.below,
     },
     { cursor: f.cursor },
-  );
-});
+  ),
+);
