@@ -8,6 +8,7 @@ import {
 } from "@/lib/errors";
 import { AnswerMismatchError, answerChecksOn, setAnswerChecks } from "./answer-check";
 import { defineRoute } from "./contract";
+import { operationOf } from "./openapi-operation";
 import { DEFAULT_BODY_LIMITS, route } from "./route";
 
 // route() with a contract (lib/http/contract.ts): the query and the body reach the handler
@@ -98,6 +99,48 @@ describe("route() parses what its contract declares", () => {
     expect(res.status).toBe(202);
     expect(res.headers.get("retry-after")).toBe("1");
     expect(await res.json()).toEqual({ queued: true });
+  });
+});
+
+describe("route() parses path parameters by the contract's schema", () => {
+  const one = defineRoute({
+    method: "GET",
+    path: "/api/x/{id}",
+    summary: "One thing",
+    description: "For this test.",
+    access: "public",
+    params: z.object({ id: z.coerce.number().int().min(1).describe("The thing's id.") }),
+    responses: { 200: { description: "It.", schema: z.object({ id: z.number() }) } },
+    errors: { 422: { description: "Invalid.", example: new ValidationError("Invalid.") } },
+  });
+  const get = route(one, ({ params }) => ({ id: params.id }));
+  const at = (id: string) =>
+    get(new Request(`${URL_BASE}/${id}`), { params: Promise.resolve({ id }) });
+
+  it("hands the handler the parsed parameter, and refuses a bad one with 422 naming it", async () => {
+    expect(await (await at("7")).json()).toEqual({ id: 7 });
+    const res = await at("x");
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({
+      error: { message: "The path parameters are invalid.", details: [{ path: "id" }] },
+    });
+  });
+
+  it("documents it as a required path parameter", () => {
+    expect(operationOf(one).parameters).toEqual([
+      {
+        name: "id",
+        in: "path",
+        required: true,
+        description: "The thing's id.",
+        schema: {
+          type: "integer",
+          minimum: 1,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: "The thing's id.",
+        },
+      },
+    ]);
   });
 });
 
