@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { API_ROUTES, eventsRoute } from "./api-routes";
+import type { z } from "zod";
+import { API_ROUTES, eventsRoute, healthRoute, turnsRoute } from "./api-routes";
+import { statusesOf } from "./contract";
 import { EVENTS_ACCESS, EVENTS_PATH } from "./events";
 
 // The registry (./api-routes.ts) and the route files under app/api agree: each handler a
@@ -65,6 +67,29 @@ describe("the registry of API routes", () => {
     },
     60_000,
   );
+
+  /** Whether a query schema can refuse anything: here, every parameter set to junk (health's ignores a bad `auth`). */
+  const refusesJunk = (query: z.ZodObject) =>
+    !query.safeParse(Object.fromEntries(Object.keys(query.shape).map((k) => [k, "\u0000junk"])))
+      .success;
+
+  // What route() itself can answer, whatever the handler does: a contract must list it.
+  it.each(API_ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s declares every status route() can give it",
+    (_name, contract) => {
+      const needed = [
+        ...(contract.access === "public" ? [] : [401, 403, 503]),
+        ...("body" in contract ? [400, 413, 422] : []),
+        ...("query" in contract && refusesJunk(contract.query) ? [422] : []),
+      ];
+      expect(statusesOf(contract)).toEqual(expect.arrayContaining(needed));
+    },
+  );
+
+  it("tells a query schema that can refuse from one that cannot", () => {
+    expect(refusesJunk(turnsRoute.query)).toBe(true);
+    expect(refusesJunk(healthRoute.query)).toBe(false);
+  });
 
   it("gives the events route the access and path the way in without the router uses", () => {
     expect(eventsRoute.access).toEqual(EVENTS_ACCESS);
