@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { API_ROUTES, eventsRoute, healthRoute, turnsRoute } from "./api-routes";
 import { statusesOf } from "./contract";
-import { EVENTS_ACCESS, EVENTS_PATH } from "./events";
+import { EVENTS_ACCESS, EVENTS_PATH, MAX_EVENTS_BODY_BYTES } from "./events";
 
 // The registry (./api-routes.ts) and the route files under app/api agree: each handler a
 // route file exports enforces the registry's contract for its path and method, and each
@@ -91,8 +91,9 @@ describe("the registry of API routes", () => {
     expect(refusesJunk(healthRoute.query)).toBe(false);
   });
 
-  it("gives the events route the access and path the way in without the router uses", () => {
+  it("gives the events route the access, path and size limit the way in without the router uses", () => {
     expect(eventsRoute.access).toEqual(EVENTS_ACCESS);
     expect(eventsRoute.path).toBe(EVENTS_PATH);
+    expect(eventsRoute.errors[413].example.message).toContain(String(MAX_EVENTS_BODY_BYTES));
   });
 });
