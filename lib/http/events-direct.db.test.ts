@@ -123,17 +123,20 @@ describe("POST /api/v1/events with an API key, before the router", () => {
     ).toBe("prompt");
   });
 
-  it("lets a client that is still sending a body over the limit read its 413 (no broken pipe)", async () => {
-    const body = JSON.stringify({
-      ...prompt(unique("huge")),
-      prompt: "x".repeat(17 * 1024 * 1024),
-    });
+  it("answers a body over the limit at once and drops the rest, so the client reads its 413 (no broken pipe)", async () => {
+    const event = (mib: number) =>
+      JSON.stringify({ ...prompt(unique("huge")), prompt: "x".repeat(mib * 1024 * 1024) });
+    const body = event(17);
     const res = await post("/api/v1/events", body, { "x-api-key": ingestKey });
     expect(res.status).toBe(413);
-    expect(res.headers.get("connection")).toBe("close");
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
-      "payload_too_large",
+    expect(res.headers.get("connection")).not.toBe("close");
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+      `The request is ${Buffer.byteLength(body)} bytes; the limit is 16777216.`,
     );
+    // Declared beyond what is worth dropping (16 MiB past the limit): answered, then the connection ends.
+    const longer = await post("/api/v1/events", event(33), { "x-api-key": ingestKey });
+    expect(longer.status).toBe(413);
+    expect(longer.headers.get("connection")).toBe("close");
   });
 
   it("passes on to the router: no key (a cookie), another path or method", async () => {

@@ -1,10 +1,11 @@
 import "server-only";
+import { once } from "node:events";
 import type http from "node:http";
 import { apiKeyFrom } from "@/lib/auth/caller";
 import { beforeEachRequest } from "@/lib/node-requests";
 import { authorize } from "./authorize";
 import { answerEvents, EVENTS_ACCESS, EVENTS_BODY_LIMITS, EVENTS_PATH } from "./events";
-import { readJson } from "./limits";
+import { discardRest, readJson, type JsonBody } from "./limits";
 import { errorResponse, withSecurityHeaders } from "./route";
 
 /*
@@ -49,6 +50,7 @@ async function answer(
     headers,
   };
   let response: Response;
+  let refusedBody: JsonBody | null = null;
   try {
     const caller = await authorize(head, EVENTS_ACCESS);
     const started = performance.now();
@@ -56,12 +58,17 @@ async function answer(
       req.iterator({ destroyOnReturn: false }),
       req.headers["content-length"],
       EVENTS_BODY_LIMITS,
+      { drainFirst: false },
     );
+    if ("refused" in body) refusedBody = body;
     response =
       "refused" in body ? body.refused : await answerEvents(body.value, caller, headers, started);
   } catch (error) {
     response = errorResponse(error);
   }
+  const rest = refusedBody && "rest" in refusedBody ? refusedBody.rest : undefined;
+  // A body too long to drop ends the connection once the answer is out.
+  if (rest && !rest.chunks) response.headers.set("connection", "close");
   response = withSecurityHeaders(response, head);
   const payload = Buffer.from(await response.arrayBuffer());
   if (res.destroyed) return;
@@ -69,6 +76,13 @@ async function answer(
   response.headers.forEach((value, name) => res.setHeader(name, value));
   res.setHeader("content-length", payload.byteLength);
   res.end(payload);
+  // A body over the limit is answered at once (a client reads its 413 while it is still
+  // sending), then what is left is read and dropped, so the connection can carry the
+  // next request; a body longer than that ends the connection.
+  if (rest?.chunks && !(await discardRest(rest).catch(() => false))) {
+    if (!res.writableFinished) await once(res, "finish").catch(() => undefined);
+    req.socket.destroy();
+  }
 }
 
 /** Answers POST /api/v1/events with an API key before Next's router (see above); installed once per process. */

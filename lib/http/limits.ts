@@ -11,7 +11,7 @@ import { errorResponse } from "./route";
 export type BodyLimits = { bytes: number; tokens: number };
 
 /** A body parsed as JSON, or the 413 for one over a limit (whose rest was never read). */
-export type JsonBody = { value: unknown } | { refused: Response };
+export type JsonBody = { value: unknown } | { refused: Response; rest?: Rest };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -48,26 +48,39 @@ export class JsonTokenCounter {
 /** How far past the limit a refused body is read and dropped, so that a client still sending can finish and read the 413. */
 export const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
 
+/** What is left of a refused body: read on, and dropped, by whoever answers (see discardRest). */
+type Rest = { chunks: AsyncIterator<Uint8Array> | null; read: number; limit: number };
+
 /**
- * The 413 for a body over a limit. What is left of the body is read and dropped first
- * (up to DISCARD_MAX_BYTES past the limit, never kept), so a client still sending gets
- * its answer instead of a broken pipe; a longer body is left unread there, and
- * `Connection: close` ends the connection once the answer is out (it cannot carry
- * another request before that body ends).
+ * Reads what is left of a refused body and drops it, up to DISCARD_MAX_BYTES past the
+ * limit; false when there was more (the connection cannot carry another request).
+ */
+export async function discardRest({ chunks, read, limit }: Rest): Promise<boolean> {
+  let dropped = 0;
+  while (chunks) {
+    if (read + dropped > limit + DISCARD_MAX_BYTES) return false;
+    const { done, value } = await chunks.next();
+    if (done) return true;
+    dropped += value.byteLength;
+  }
+  return false;
+}
+
+/**
+ * The 413 for a body over a limit. By default what is left of the body is read and
+ * dropped first (discardRest), so a client still sending gets its answer instead of a
+ * broken pipe, and `Connection: close` ends the connection once the answer is out (it
+ * cannot carry another request before a longer body ends). With `drainFirst: false`
+ * the answer comes at once and the caller drops the rest after it (`rest`).
  */
 async function refused(
   message: string,
-  rest: AsyncIterator<Uint8Array> | null,
-  read: number,
-  limit: number,
-): Promise<{ refused: Response }> {
-  let dropped = 0;
-  while (rest && read + dropped <= limit + DISCARD_MAX_BYTES) {
-    const { done, value } = await rest.next();
-    if (done) break;
-    dropped += value.byteLength;
-  }
+  rest: Rest,
+  drainFirst: boolean,
+): Promise<Extract<JsonBody, { refused: Response }>> {
   const response = errorResponse(new PayloadTooLargeError(message));
+  if (!drainFirst) return { refused: response, rest };
+  await discardRest(rest);
   response.headers.set("connection", "close");
   return { refused: response };
 }
@@ -95,14 +108,15 @@ export async function readJson(
   chunks: AsyncIterator<Uint8Array> | null,
   contentLength: string | null | undefined,
   limits: BodyLimits,
+  { drainFirst = true }: { drainFirst?: boolean } = {},
 ): Promise<JsonBody> {
   const declared = Number(contentLength ?? 0);
-  if (declared > limits.bytes)
+  const limit = limits.bytes;
+  if (declared > limit)
     return refused(
-      `The request is ${declared} bytes; the limit is ${limits.bytes}.`,
-      declared <= limits.bytes + DISCARD_MAX_BYTES ? chunks : null,
-      0,
-      limits.bytes,
+      `The request is ${declared} bytes; the limit is ${limit}.`,
+      { chunks: declared <= limit + DISCARD_MAX_BYTES ? chunks : null, read: 0, limit },
+      drainFirst,
     );
   const decoder = new TextDecoder();
   const tokens = new JsonTokenCounter();
@@ -114,17 +128,15 @@ export async function readJson(
     size += value.byteLength;
     if (size > limits.bytes)
       return refused(
-        `The request is over the limit of ${limits.bytes} bytes.`,
-        chunks,
-        size,
-        limits.bytes,
+        `The request is over the limit of ${limit} bytes.`,
+        { chunks, read: size, limit },
+        drainFirst,
       );
     if (tokens.add(value) > limits.tokens)
       return refused(
         `The request holds more than ${limits.tokens} JSON values and keys; send fewer events per request.`,
-        chunks,
-        size,
-        limits.bytes,
+        { chunks, read: size, limit },
+        drainFirst,
       );
     parts.push(decoder.decode(value, { stream: true }));
   }
