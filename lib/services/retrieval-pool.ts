@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker as WorkerThread } from "node:worker_threads";
 import { principlesContext, type ConstitutionStore } from "@/lib/constitution";
 import { log } from "@/lib/log";
 import { REPO_ROOT } from "@/lib/paths";
@@ -36,7 +36,7 @@ type Pending = {
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 };
-type Slot = { worker: Worker; sentVersion: number | null; pending: Map<number, Pending> };
+type Slot = { worker: WorkerThread; sentVersion: number | null; pending: Map<number, Pending> };
 type PoolState = { slots: Slot[]; failures: number; off: string | null; nextId: number };
 
 // One pool per process: Next.js evaluates modules once per bundle layer.
@@ -90,6 +90,15 @@ function fail(pool: PoolState, slot: Slot, error: Error): void {
     log.warn(`retrieval runs in-process from now on: ${pool.off}`);
   }
 }
+
+/**
+ * worker_threads' Worker, taken at run time: the production build's bundler rewrites a
+ * `new Worker(file)` it can see into a chunk of its own, which then failed to load
+ * ("Cannot find module"), and every large batch was retrieved on the event loop.
+ */
+const { Worker } = process.getBuiltinModule(
+  "node:worker_threads",
+) as typeof import("node:worker_threads");
 
 function start(pool: PoolState): Slot | null {
   try {
