@@ -67,8 +67,6 @@ async function answer(
     response = errorResponse(error);
   }
   const rest = refusedBody && "rest" in refusedBody ? refusedBody.rest : undefined;
-  // A body too long to drop ends the connection once the answer is out.
-  if (rest && !rest.chunks) response.headers.set("connection", "close");
   response = withSecurityHeaders(response, head);
   const payload = Buffer.from(await response.arrayBuffer());
   if (res.destroyed) return;

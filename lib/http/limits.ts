@@ -115,7 +115,7 @@ export async function readJson(
   if (declared > limit)
     return refused(
       `The request is ${declared} bytes; the limit is ${limit}.`,
-      { chunks: declared <= limit + DISCARD_MAX_BYTES ? chunks : null, read: 0, limit },
+      { chunks, read: 0, limit },
       drainFirst,
     );
   const decoder = new TextDecoder();

@@ -52,11 +52,13 @@ export class BatchPlan {
       reasoning: string;
       constitutionVersionId: number | null;
       overrides: LatestTurn["overrides"];
-      resultIndex: number[];
+      /** The results of the Stop events that scored this turn: each carries the score. */
+      results: EventResult[];
     }
   >();
   readonly ends = new Map<string, { id: string; at: string; reason: string | null }>();
-  readonly results: EventResult[] = [];
+  /** Each applied event's result, by event id (a group applies an id once). */
+  readonly results = new Map<string, EventResult>();
 
   constructor(
     /** Each session's latest turn, stored or opened by this batch. */
@@ -132,7 +134,7 @@ export class BatchPlan {
           constitution_version_id: retrieved?.version ?? null,
           feedback,
         });
-        this.results.push({
+        this.result({
           id: event.id,
           status: "accepted",
           turn: turn.number,
@@ -157,7 +159,7 @@ export class BatchPlan {
           at,
         });
         turn.tools.push({ name: event.tool_name, succeeded });
-        this.results.push({ id: event.id, status: "accepted", turn: turn.number });
+        this.result({ id: event.id, status: "accepted", turn: turn.number });
         return;
       }
       case "Stop": {
@@ -186,23 +188,27 @@ export class BatchPlan {
           context_utilization: event.context_utilization ?? null,
           stopped_at: at,
         });
-        const earlier = this.scored.get(turn.id)?.resultIndex ?? [];
+        const result = this.result({ id: event.id, status: "accepted", turn: turn.number });
         this.scored.set(turn.id, {
           engine: reward.score.toDict(),
           reasoning: reward.reasoning,
           constitutionVersionId: turn.constitution_version_id,
           overrides: turn.overrides,
-          resultIndex: [...earlier, this.results.length],
+          results: [...(this.scored.get(turn.id)?.results ?? []), result],
         });
-        this.results.push({ id: event.id, status: "accepted", turn: turn.number });
         return;
       }
       case "SessionEnd": {
         this.ends.set(event.session_id, { id: event.session_id, at, reason: event.reason ?? null });
-        this.results.push({ id: event.id, status: "accepted" });
+        this.result({ id: event.id, status: "accepted" });
         return;
       }
     }
+  }
+
+  private result(result: EventResult): EventResult {
+    this.results.set(result.id, result);
+    return result;
   }
 }
 

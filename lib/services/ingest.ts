@@ -1,5 +1,5 @@
 import { credits } from "@/lib/db/credit";
-import { eventBatches } from "@/lib/db/ingest";
+import { eventBatches, type StoredEvent } from "@/lib/db/ingest";
 import { jobs } from "@/lib/db/jobs";
 import { scores } from "@/lib/db/scores";
 import type { Sql } from "@/lib/db/ingest-sql";
@@ -35,6 +35,9 @@ export async function prepareEvents(events: AgentEvent[], source: string): Promi
   };
 }
 
+/** One event of a group, with its request's arrival time and its request's place in the group. */
+type Entry = { event: AgentEvent; now: string; request: number };
+
 /**
  * Applies the requests of one group (one source) in order, in one transaction: all of
  * it or none, in a fixed number of statements whatever its size. Each request gets
@@ -50,15 +53,15 @@ export async function applyGroup(
   options: { dryRun?: boolean } = {},
 ): Promise<EventsResponse[]> {
   const source = requests[0]?.source ?? "hook";
-  const entries = requests.flatMap((r, request) =>
+  const entries: Entry[] = requests.flatMap((r, request) =>
     r.events.map((event) => ({ event, now: r.now, request })),
   );
-  const firstIndex = new Map<string, number>();
-  entries.forEach((e, i) => firstIndex.has(e.event.id) || firstIndex.set(e.event.id, i));
-  const firsts = entries.filter((e, i) => firstIndex.get(e.event.id) === i);
+  // An id's first entry is the one applied; a repeat within the group is a duplicate of it.
+  const ids = new Set<string>();
+  const firsts = entries.filter(({ event }) => !ids.has(event.id) && ids.add(event.id));
   const retrieved = new Map(requests.flatMap((r) => [...r.retrieved]));
-  const e = env();
   const weights = await weightSets.current();
+  const e = env();
 
   // Credit and reflection jobs are other repositories' statements: a group that may need them runs in a Prisma transaction.
   const prisma = entries.some(
@@ -66,7 +69,7 @@ export async function applyGroup(
       event.type === "SessionEnd" ||
       (event.type === "UserPromptSubmit" && event.context_delivered === false),
   );
-  const work = async (sql: Sql, tx: Tx | null) => {
+  const work = async (sql: Sql, tx: Tx | null): Promise<GroupOutcome> => {
     const claimed = await eventBatches.claim(
       sql,
       firsts.map(({ event, now }) => claimOf(event, now)),
@@ -87,41 +90,16 @@ export async function applyGroup(
     };
     const plan = new BatchPlan(state.latest, retrieved, playbook, source);
     for (const { event, now } of fresh) plan.apply(event, whenOf(event, now));
-
-    const scored = [...plan.scored.entries()].map(([turnId, s]) => {
-      const columns = scores.columns({
-        engine: s.engine,
-        overrides: s.overrides,
-        reasoning: s.reasoning,
-        weights,
-        constitutionVersionId: s.constitutionVersionId,
-      });
-      for (const i of s.resultIndex)
-        plan.results[i]!.score = {
-          weighted_total: columns.weightedTotal,
-          normalized_total: columns.normalizedTotal,
-        };
-      return { turnId, columns };
-    });
-    // A replayed prompt's correction applies to the turn its stored event recorded, in that event's session.
+    const scored = scoreTurns(plan, weights);
     const corrected = await eventBatches.markUndelivered(
       sql,
-      duplicates.flatMap(({ event }) => {
-        const stored = state.seen.get(event.id);
-        const turn = stored?.result?.turn;
-        return event.type === "UserPromptSubmit" &&
-          event.context_delivered === false &&
-          stored?.type === "UserPromptSubmit" &&
-          turn
-          ? [{ session_id: stored.session_id, number: turn }]
-          : [];
-      }),
+      replayedUndelivered(duplicates, state.seen),
     );
     const credited = plan.ends.size > 0 || corrected.length > 0;
-    const results = fresh.map((f, i) => ({
-      id: f.event.id,
-      end: f.event.type === "SessionEnd",
-      result: plan.results[i]!,
+    const results = fresh.map(({ event }) => ({
+      id: event.id,
+      end: event.type === "SessionEnd",
+      result: plan.results.get(event.id)!,
     }));
     // A stop on a turn opened in this group goes into its insert; the rest update stored turns.
     const opened = new Set(plan.newTurns.map((t) => t.id));
@@ -137,15 +115,7 @@ export async function applyGroup(
     if (credited) {
       if (!tx)
         throw new Error("a group that ends or corrects sessions runs in a Prisma transaction");
-      // A corrected session that was credited before is credited again without those principles.
-      const recredit = await credits.creditedAmong(tx, corrected);
-      const outcomes = await credits.creditSessions(tx, [
-        ...new Set([...plan.ends.keys(), ...recredit]),
-      ]);
-      fresh.forEach(({ event }, i) => {
-        const outcome = event.type === "SessionEnd" ? outcomes.get(event.session_id) : undefined;
-        if (outcome) plan.results[i]!.outcome = { status: outcome.status, score: outcome.score };
-      });
+      await creditSessions(tx, plan, fresh, corrected);
       await eventBatches.recordResults(
         sql,
         results.filter((r) => r.end),
@@ -154,12 +124,7 @@ export async function applyGroup(
     if (e.CHARTER_REFLECT_ON_SESSION_END && tx)
       await jobs.queueReflections(tx, [...plan.ends.keys()]);
 
-    const byId = new Map(results.map((r) => [r.id, r.result]));
-    const answers = entries.map(({ event }, i): EventResult => {
-      if (firstIndex.get(event.id) === i && byId.has(event.id)) return byId.get(event.id)!;
-      const stored = state.seen.get(event.id)?.result ?? byId.get(event.id) ?? { id: event.id };
-      return { ...stored, status: "duplicate" };
-    });
+    const answers = answersFor(entries, plan.results, state.seen);
     let offset = 0;
     const outcome: GroupOutcome = {
       responses: requests.map((r) => response(answers.slice(offset, (offset += r.events.length)))),
@@ -179,6 +144,84 @@ export async function applyGroup(
   if (outcome.endedSessions.length && e.CHARTER_REFLECT_ON_SESSION_END)
     void import("./reflect").then(({ wakeReflectionWorker }) => wakeReflectionWorker());
   return outcome.responses;
+}
+
+/** The score rows of the turns the group stopped; each Stop's result gets its turn's totals. */
+function scoreTurns(plan: BatchPlan, weights: Awaited<ReturnType<typeof weightSets.current>>) {
+  return [...plan.scored.entries()].map(([turnId, s]) => {
+    const columns = scores.columns({
+      engine: s.engine,
+      overrides: s.overrides,
+      reasoning: s.reasoning,
+      weights,
+      constitutionVersionId: s.constitutionVersionId,
+    });
+    for (const result of s.results)
+      result.score = {
+        weighted_total: columns.weightedTotal,
+        normalized_total: columns.normalizedTotal,
+      };
+    return { turnId, columns };
+  });
+}
+
+/**
+ * The turns to correct: a prompt replayed as undelivered (`context_delivered: false`)
+ * whose stored event recorded it as a turn, in that event's session.
+ */
+function replayedUndelivered(duplicates: Entry[], seen: Map<string, StoredEvent>) {
+  return duplicates.flatMap(({ event }) => {
+    const stored = seen.get(event.id);
+    const turn = stored?.result?.turn;
+    return event.type === "UserPromptSubmit" &&
+      event.context_delivered === false &&
+      stored?.type === "UserPromptSubmit" &&
+      turn
+      ? [{ session_id: stored.session_id, number: turn }]
+      : [];
+  });
+}
+
+/**
+ * Credits the sessions the group ended, and again those credited before whose turns were
+ * corrected (without those principles); each SessionEnd's result gets its outcome.
+ */
+async function creditSessions(
+  tx: Tx,
+  plan: BatchPlan,
+  fresh: Entry[],
+  corrected: string[],
+): Promise<void> {
+  const recredit = await credits.creditedAmong(tx, corrected);
+  const outcomes = await credits.creditSessions(tx, [
+    ...new Set([...plan.ends.keys(), ...recredit]),
+  ]);
+  for (const { event } of fresh) {
+    const outcome = event.type === "SessionEnd" ? outcomes.get(event.session_id) : undefined;
+    if (outcome)
+      plan.results.get(event.id)!.outcome = { status: outcome.status, score: outcome.score };
+  }
+}
+
+/**
+ * Each entry's answer, in the group's order: an applied event's own result; any other
+ * (claimed before, or a repeat of an id earlier in the group) is a duplicate carrying
+ * the first one's result.
+ */
+function answersFor(
+  entries: Entry[],
+  applied: Map<string, EventResult>,
+  seen: Map<string, StoredEvent>,
+): EventResult[] {
+  const answered = new Set<string>();
+  return entries.map(({ event }) => {
+    const own = applied.get(event.id);
+    if (own && !answered.has(event.id)) {
+      answered.add(event.id);
+      return own;
+    }
+    return { ...(seen.get(event.id)?.result ?? own ?? { id: event.id }), status: "duplicate" };
+  });
 }
 
 function response(results: EventResult[]): EventsResponse {
