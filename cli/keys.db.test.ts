@@ -2,15 +2,15 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveCaller } from "@/lib/auth/caller";
 import { closeDb, db, switchDatabase } from "@/lib/db/client";
 import { resetEnv } from "@/lib/env";
-import { assertLocal, unique } from "@/test/db";
+import { assertLocal, testPgUrl, unique } from "@/test/db";
 import { EXIT } from "./errors";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
-const pgUrl = inject("pgUrl");
+const pgUrl = testPgUrl();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-cli-keys-"));
 
 /** Runs `charter` from a temporary directory on the test database (PostgreSQL, or an embedded one of its own). */

@@ -2,20 +2,19 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serializeOverlay } from "@/lib/constitution";
 import { constitutionVersions } from "@/lib/db/constitution";
-import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { retrieve } from "@/lib/services/constitution";
 import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
-import { setupTestDatabase } from "@/test/db";
+import { setupTestDatabaseWithConstitution, testPgUrl } from "@/test/db";
 import { EXIT } from "./errors";
 
 // `charter retrieve` on PostgreSQL answers from one plain connection, without Prisma
 // (cli/commands/retrieve.ts). These tests hold it to the server's own answer.
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
-const pgUrl = inject("pgUrl");
+const pgUrl = testPgUrl();
 const work = mkdtempSync(path.join(os.tmpdir(), "charter-cli-retrieve-"));
 let teardown: () => Promise<void> = async () => undefined;
 
@@ -87,11 +86,7 @@ describe.runIf(pgUrl)("charter retrieve on PostgreSQL", () => {
   beforeAll(async () => {
     // The short path's parse cache is the bundle's: a tsx run (sources newer than the bundle) has none.
     expect(ensureBundles()).toBeNull();
-    ({ teardown } = await setupTestDatabase());
-    await constitutionVersions.importIfEmpty(
-      await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
-      "shipped",
-    );
+    ({ teardown } = await setupTestDatabaseWithConstitution());
   });
   afterAll(async () => {
     await teardown();

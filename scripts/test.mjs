@@ -28,8 +28,8 @@ function report(name, ok, seconds) {
   return ok;
 }
 
-function step(name, command, args, env = {}) {
-  if (!chosen(name)) return true;
+function step(name, command, args, env = {}, choice = name) {
+  if (!chosen(choice)) return true;
   const started = Date.now();
   announce(name, command, args);
   const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: childEnv(env) });
@@ -94,7 +94,7 @@ function playwrightCounts(file) {
   counts.skipped += stats?.skipped ?? 0;
 }
 
-for (const f of ["unit.json", "db.json", "e2e-report.json"])
+for (const f of ["unit.json", "db.json", "db-build.json", "e2e-report.json"])
   rmSync(path.join(RESULTS, f), { force: true });
 
 await concurrentSteps([
@@ -112,25 +112,25 @@ step("unit", bin("vitest"), [
 ]);
 vitestCounts(path.join(RESULTS, "unit.json"));
 step("mutation", process.execPath, [path.join(ROOT, "scripts", "mutation-check.mjs")]);
-// The db tests mostly wait on the database, one file at a time; the build keeps both cores busy.
-// Run together, they take little longer than the db tests alone.
+const dbRun = (project) => [
+  "run",
+  "--project",
+  project,
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${path.join(RESULTS, `${project}.json`)}`,
+];
+// The db tests mostly wait on the database; the build keeps both cores busy. Run together,
+// they take little longer than the db tests alone.
 await concurrentSteps([
-  [
-    "db",
-    bin("vitest"),
-    [
-      "run",
-      "--project",
-      "db",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${path.join(RESULTS, "db.json")}`,
-    ],
-  ],
+  ["db", bin("vitest"), dbRun("db")],
   ["build", bin("next"), ["build"]],
 ]);
 vitestCounts(path.join(RESULTS, "db.json"));
 if (!failures.includes("build")) {
+  // The db tests that start `charter serve` on the production build (vitest.config.ts).
+  step("db-build", bin("vitest"), dbRun("db-build"), {}, "db");
+  vitestCounts(path.join(RESULTS, "db-build.json"));
   step("e2e", bin("playwright"), ["test"]);
   playwrightCounts(path.join(RESULTS, "e2e-report.json"));
 } else if (chosen("e2e")) {

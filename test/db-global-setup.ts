@@ -2,21 +2,40 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { assertLocal, migrateWithPrisma } from "./db";
+import { assertLocal, databaseUrl, migrateWithPrisma, onServer } from "./db";
 
-/** Migrates the database the db tests use, once per run. */
-export default function setup(project: TestProject): () => void {
+/**
+ * Migrates one template database per run, which each test file copies into a database of its
+ * own (test/db-file-setup.ts): on PostgreSQL a database cloned from a template named after
+ * DATABASE_URL's, else a PGlite directory.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const url = process.env.DATABASE_URL?.trim();
   if (url) {
     assertLocal(url);
-    migrateWithPrisma({ databaseUrl: url });
+    const base = new URL(url).pathname.slice(1) || "charter";
+    // Under PostgreSQL's 63-byte limit with the clones' suffix; the pid keeps runs apart.
+    const template = `${base.slice(0, 36)}_t${process.pid}`.toLowerCase();
+    const dropAll = async () => {
+      const { rows } = await onServer(
+        url,
+        `SELECT datname FROM pg_database WHERE datname = '${template}' OR starts_with(datname, '${template}_')`,
+      );
+      for (const { datname } of rows as { datname: string }[])
+        await onServer(url, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    };
+    await dropAll();
+    await onServer(url, `CREATE DATABASE "${template}"`);
+    migrateWithPrisma({ databaseUrl: databaseUrl(url, template) });
     project.provide("pgUrl", url);
+    project.provide("pgTemplate", template);
     project.provide("pgliteTemplate", null);
-    return () => undefined;
+    return dropAll;
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-test-template-"));
   migrateWithPrisma({ dataDir });
   project.provide("pgUrl", null);
+  project.provide("pgTemplate", null);
   project.provide("pgliteTemplate", path.join(dataDir, "pglite"));
-  return () => rmSync(dataDir, { recursive: true, force: true });
+  return async () => rmSync(dataDir, { recursive: true, force: true });
 }

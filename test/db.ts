@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { inject } from "vitest";
 import { closeDb, switchDatabase } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/env";
@@ -10,8 +11,10 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** PostgreSQL URL of the migrated test database, when DATABASE_URL is set. */
+    /** DATABASE_URL (the server the db tests use), when it is set. */
     pgUrl: string | null;
+    /** The migrated PostgreSQL database that each test file clones, when DATABASE_URL is set. */
+    pgTemplate: string | null;
     /** A migrated PGlite directory that each test file copies, when it is not. */
     pgliteTemplate: string | null;
   }
@@ -43,16 +46,71 @@ export function migrateWithPrisma(target: { databaseUrl?: string; dataDir?: stri
   return result.stdout + result.stderr;
 }
 
+/** `url` with its database name replaced. */
+export function databaseUrl(url: string, database: string): string {
+  return Object.assign(new URL(url), { pathname: `/${database}` }).toString();
+}
+
+/** Runs `sql` on the server of `url`, connected to its maintenance database. */
+export async function onServer(url: string, sql: string): Promise<pg.QueryResult> {
+  const admin = new pg.Client({ connectionString: databaseUrl(url, "postgres") });
+  await admin.connect();
+  try {
+    return await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new PostgreSQL database cloned from the run's migrated template (dropped at the run's end): its URL. */
+export async function cloneTemplateDatabase(): Promise<string> {
+  const server = inject("pgUrl");
+  const template = inject("pgTemplate");
+  if (!server || !template) throw new Error("No PostgreSQL template: DATABASE_URL is not set.");
+  const name = `${template}_${Math.random().toString(36).slice(2, 10)}`;
+  // Two clones of one template may start together; PostgreSQL then refuses one while the
+  // other still holds the template (55006): wait for it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await onServer(server, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+      return databaseUrl(server, name);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "55006" || attempt === 50) throw error;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
+}
+
+let fileDatabaseUrl: string | null = null;
+
+/**
+ * On PostgreSQL, gives the test file that is loading a database of its own, cloned from the
+ * migrated template, and makes it the file's DATABASE_URL (for `env()` and child processes).
+ * Run by the db project's setup file before each test file.
+ */
+export async function cloneFileDatabase(): Promise<void> {
+  if (!inject("pgTemplate")) return;
+  fileDatabaseUrl = await cloneTemplateDatabase();
+  process.env.DATABASE_URL = fileDatabaseUrl;
+}
+
+/** This test file's own migrated PostgreSQL database, or null on PGlite. */
+export function testPgUrl(): string | null {
+  if (inject("pgTemplate") && !fileDatabaseUrl)
+    throw new Error("No database of this file: the db project's setup file did not run.");
+  return fileDatabaseUrl;
+}
+
 /**
  * Gives the calling test file a migrated database and points `db()` at it:
- * the shared PostgreSQL test database when DATABASE_URL is set (tests make
- * unique data instead of truncating), else a private copy of a migrated PGlite.
+ * the file's own PostgreSQL clone of the migrated template when DATABASE_URL is set,
+ * else a private copy of a migrated PGlite.
  */
 export async function setupTestDatabase(): Promise<{
   target: DatabaseTarget;
   teardown: () => Promise<void>;
 }> {
-  const pgUrl = inject("pgUrl");
+  const pgUrl = testPgUrl();
   if (pgUrl) {
     const target: DatabaseTarget = { kind: "postgres", url: pgUrl };
     await switchDatabase(target);
@@ -71,6 +129,23 @@ export async function setupTestDatabase(): Promise<{
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * setupTestDatabase(), then the shipped constitution imported as the version in force
+ * (what `charter init` does), for tests that edit, read or score against it.
+ */
+export async function setupTestDatabaseWithConstitution(): ReturnType<typeof setupTestDatabase> {
+  const setup = await setupTestDatabase();
+  // Imported here, not at the top: the global setup loads this module outside any test file.
+  const { constitutionVersions } = await import("@/lib/db/constitution");
+  const { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } =
+    await import("@/lib/files/constitution");
+  await constitutionVersions.importIfEmpty(
+    await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
+    "shipped",
+  );
+  return setup;
 }
 
 /** A string unique to this run, for making test data that cannot collide. */

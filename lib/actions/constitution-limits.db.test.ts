@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CORE_FILE, formatIssue } from "@/lib/constitution";
 import { formatBytes, MAX_FILE_BYTES } from "@/lib/constitution/limits";
 import { constitutionVersions } from "@/lib/db/constitution";
-import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
-import { setupTestDatabase } from "@/test/db";
+import { setupTestDatabaseWithConstitution } from "@/test/db";
 import { previewConstitutionChangeAction } from "./preview-constitution-change";
 import { saveCoreAction } from "./save-core";
 import { saveOverlayAction } from "./save-overlay";
@@ -26,11 +25,7 @@ vi.mock("@/lib/auth/caller", async (actual) => ({
 let teardown: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ teardown } = await setupTestDatabase());
-  await constitutionVersions.importIfEmpty(
-    await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
-    "shipped",
-  );
+  ({ teardown } = await setupTestDatabaseWithConstitution());
 });
 afterAll(() => teardown());
 

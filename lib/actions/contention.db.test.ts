@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { turns } from "@/lib/db/turns";
-import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { agentEventSchema } from "@/lib/schemas/events";
 import { ingestEvents } from "@/lib/services/ingest";
-import { setupTestDatabase, unique } from "@/test/db";
+import { setupTestDatabaseWithConstitution, unique } from "@/test/db";
 import { overrideScoreAction } from "./override-score";
 import { saveOverlayAction } from "./save-overlay";
 
@@ -27,11 +26,7 @@ vi.mock("@/lib/auth/caller", async (actual) => ({
 let teardown: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ teardown } = await setupTestDatabase());
-  await constitutionVersions.importIfEmpty(
-    await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
-    "shipped",
-  );
+  ({ teardown } = await setupTestDatabaseWithConstitution());
 });
 afterAll(() => teardown());
 

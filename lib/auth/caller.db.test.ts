@@ -6,7 +6,7 @@ import { users } from "@/lib/db/users";
 import { BadRequestError, ServiceUnavailableError } from "@/lib/errors";
 import { resetEnv } from "@/lib/env";
 import { errorResponse } from "@/lib/http/route";
-import { setupTestDatabase, unique } from "@/test/db";
+import { setupTestDatabase, testPgUrl, unique } from "@/test/db";
 import { allows, resolveCaller, WARM_UP_API_KEY } from "./caller";
 import { warmUpKey, WARM_UP_KEY_ID } from "./warm-up";
 import {
@@ -218,13 +218,13 @@ describe.runIf(inject("pgUrl") !== null)("a key check that cannot finish", () =>
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const { port } = server.address() as { port: number };
     await new Promise<void>((r) => server.close(() => r()));
-    const url = new URL(inject("pgUrl")!);
+    const url = new URL(testPgUrl()!);
     url.port = String(port);
     await switchDatabase({ kind: "postgres", url: url.toString() });
     try {
       await expect(resolve(key)).rejects.toThrow(ServiceUnavailableError);
     } finally {
-      await switchDatabase({ kind: "postgres", url: inject("pgUrl")! });
+      await switchDatabase({ kind: "postgres", url: testPgUrl()! });
     }
     expect(await resolve(key)).toMatchObject({ kind: "api_key" });
   });

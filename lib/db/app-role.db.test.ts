@@ -1,11 +1,11 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { unique } from "@/test/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testPgUrl, unique } from "@/test/db";
 import { grantAppRole } from "./app-role";
 import { auditLog } from "./audit";
 import { closeDb, db, switchDatabase } from "./client";
 
-const ownerUrl = inject("pgUrl");
+const ownerUrl = testPgUrl();
 
 /** A client connected as `user` to the test database (local connections need no password here). */
 async function connectAs(user: string): Promise<pg.Client> {

@@ -2,10 +2,9 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { migrateWithPrisma, unique } from "@/test/db";
+import { cloneTemplateDatabase, onServer } from "@/test/db";
 import { auditChain, auditLog, RECENT_WINDOW } from "./audit";
 import { GENESIS_HASH } from "./audit-chain";
 import { closeDb, db, switchDatabase } from "./client";
@@ -14,27 +13,18 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const actor = { id: null, label: "chain-test" };
 
 /**
- * A database of this file's own, since the test breaks its chain on purpose: a new
- * PostgreSQL database when the db tests run on a server, else a copy of the migrated
+ * A database of each describe's own, since the test breaks its chain on purpose: a new
+ * clone of the migrated template when the db tests run on PostgreSQL, else a copy of the migrated
  * PGlite template inside a data directory the CLI can be pointed at.
  */
 type Fresh = { cliEnv: NodeJS.ProcessEnv; reopen: () => Promise<void>; drop: () => Promise<void> };
 
 async function freshDatabase(): Promise<Fresh> {
-  const pgUrl = inject("pgUrl");
   const base = { ...process.env };
   delete base.DATABASE_URL;
   delete base.CHARTER_MIGRATE_DATABASE_URL;
-  if (pgUrl) {
-    const name = unique("charter_test_chain").replace(/-/g, "_");
-    const server = new URL(pgUrl);
-    const adminUrl = Object.assign(new URL(server), { pathname: "/postgres" }).toString();
-    const url = Object.assign(new URL(server), { pathname: `/${name}` }).toString();
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    migrateWithPrisma({ databaseUrl: url });
+  if (inject("pgUrl")) {
+    const url = await cloneTemplateDatabase();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-chain-cli-"));
     await switchDatabase({ kind: "postgres", url });
     return {
@@ -42,10 +32,10 @@ async function freshDatabase(): Promise<Fresh> {
       reopen: async () => void (await switchDatabase({ kind: "postgres", url })),
       drop: async () => {
         await closeDb();
-        const a = new pg.Client({ connectionString: adminUrl });
-        await a.connect();
-        await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await a.end();
+        await onServer(
+          url,
+          `DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`,
+        );
         rmSync(dataDir, { recursive: true, force: true });
       },
     };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { resolveCaller } from "@/lib/auth/caller";
 import { resetEnv } from "@/lib/env";
 import { builtStoreVersion, currentStore, ensureConstitution } from "@/lib/services/constitution";
-import { setupTestDatabase, unique } from "@/test/db";
+import { setupTestDatabase, testPgUrl, unique } from "@/test/db";
 import { apiKeys } from "./api-keys";
 import { changeBus, memo, type Change } from "./change-bus";
 import { db } from "./client";
@@ -174,7 +174,7 @@ describe.runIf(inject("pgUrl") !== null)("a change made by another process", () 
       ["--tsconfig", path.join(ROOT, "tsconfig.json"), script],
       {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: inject("pgUrl")! },
+        env: { ...process.env, DATABASE_URL: testPgUrl()! },
         encoding: "utf8",
         timeout: 120_000,
       },
@@ -241,7 +241,7 @@ describe.runIf(inject("pgUrl") !== null)("while the listener is not connected", 
     expect(await resolve(kept.key)).not.toBeNull();
 
     const generation = changeBus.generation();
-    const admin = new pg.Client({ connectionString: inject("pgUrl")! });
+    const admin = new pg.Client({ connectionString: testPgUrl()! });
     await admin.connect();
     try {
       const killed = await admin.query(

@@ -8,7 +8,7 @@ import {
 } from "@/lib/constitution";
 import { ConflictError, ValidationError } from "@/lib/errors";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
-import { setupTestDatabase } from "@/test/db";
+import { setupTestDatabase, testPgUrl } from "@/test/db";
 import { auditLog } from "./audit";
 import { changeBus } from "./change-bus";
 import { db, switchDatabase } from "./client";
@@ -325,13 +325,13 @@ describe.runIf(inject("pgUrl") !== null)("the version in force under a database 
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const url = new URL(inject("pgUrl")!);
+    const url = new URL(testPgUrl()!);
     url.port = String(port);
     await switchDatabase({ kind: "postgres", url: url.toString() });
     try {
       await expect(constitutionVersions.current()).rejects.toThrow();
     } finally {
-      await switchDatabase({ kind: "postgres", url: inject("pgUrl")! });
+      await switchDatabase({ kind: "postgres", url: testPgUrl()! });
     }
     expect((await constitutionVersions.current())?.id).toBe(before?.id);
   });

@@ -8,7 +8,7 @@ import { agentEventSchema } from "@/lib/schemas/events";
 import { ensureConstitution } from "@/lib/services/constitution";
 import { ingestEvents } from "@/lib/services/ingest";
 import { claimJob, runBatch } from "@/lib/services/recompute";
-import { setupTestDatabase, unique } from "@/test/db";
+import { setupTestDatabase, testPgUrl, unique } from "@/test/db";
 
 let teardown: () => Promise<void>;
 const actor = { id: null, label: "test-admin" };
@@ -47,7 +47,7 @@ describe("a recompute job's batches", () => {
       const { weightSet, jobId } = await weightSets.save({ ethical: 4 }, "supersede test", actor);
       const job = await claimJob("instance-a");
       expect(job?.id).toBe(jobId);
-      const other = new pg.Client({ connectionString: inject("pgUrl")! });
+      const other = new pg.Client({ connectionString: testPgUrl()! });
       await other.connect();
       try {
         // Another instance's save supersedes the job, and has not committed yet.

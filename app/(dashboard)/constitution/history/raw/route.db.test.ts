@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CORE_FILE } from "@/lib/constitution";
 import { constitutionVersions } from "@/lib/db/constitution";
-import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
-import { setupTestDatabase } from "@/test/db";
+import { setupTestDatabaseWithConstitution } from "@/test/db";
 import { GET } from "./route";
 
 vi.mock("@/lib/auth/caller", async (actual) => ({
@@ -21,11 +20,7 @@ vi.mock("@/lib/auth/caller", async (actual) => ({
 
 let teardown: () => Promise<void>;
 beforeAll(async () => {
-  ({ teardown } = await setupTestDatabase());
-  await constitutionVersions.importIfEmpty(
-    await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
-    "shipped",
-  );
+  ({ teardown } = await setupTestDatabaseWithConstitution());
 });
 afterAll(() => teardown());
 
