@@ -108,24 +108,32 @@ describe("lock files (lib/lock.mjs)", () => {
   it("gives a contended lock to exactly one of many takers", async () => {
     const file = lockFile();
     writeFileSync(file, String(deadPid()));
+    // Each taker holds on until all have answered (its stdin closes), however late it started.
     const script = `import { acquireLock } from ${JSON.stringify(LOCK_MODULE)};
       const lock = await acquireLock(${JSON.stringify(file)});
       console.log(lock ? "held" : "busy");
-      setTimeout(() => process.exit(0), 500);`;
+      process.stdin.on("end", () => process.exit(0)).resume();`;
+    const takers = Array.from({ length: 6 }, () =>
+      spawn(process.execPath, ["--input-type=module", "-e", script], {
+        stdio: ["pipe", "pipe", "inherit"],
+      }),
+    );
+    const exits = takers.map((child) => new Promise((resolve) => child.on("exit", resolve)));
     const results = await Promise.all(
-      Array.from(
-        { length: 6 },
-        () =>
+      takers.map(
+        (child) =>
           new Promise<string>((resolve) => {
-            const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-              stdio: ["ignore", "pipe", "inherit"],
-            });
             let out = "";
-            child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+            child.stdout.on("data", (chunk: Buffer) => {
+              out += chunk.toString();
+              if (out.includes("\n")) resolve(out.trim());
+            });
             child.on("exit", () => resolve(out.trim()));
           }),
       ),
     );
+    for (const child of takers) child.stdin.end();
+    await Promise.all(exits);
     expect(results.filter((r) => r === "held")).toHaveLength(1);
     expect(results.filter((r) => r === "busy")).toHaveLength(5);
   });
