@@ -226,14 +226,14 @@ async function main(): Promise<void> {
     );
     const ran = await timeUntil(async () => {
       const r = await db.query<{ status: string }>(
-        `SELECT status FROM recompute_job WHERE id = $1`,
+        `SELECT status FROM background_job WHERE id = $1`,
         [job],
       );
       return r.rows[0]?.status === "done";
     }, 120_000);
     const row = (
       await db.query<{ status: string; attempts: number; done: number; total: number }>(
-        `SELECT status, attempts, done, total FROM recompute_job WHERE id = $1`,
+        `SELECT status, attempts, done, total FROM background_job WHERE id = $1`,
         [job],
       )
     ).rows[0];

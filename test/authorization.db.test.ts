@@ -117,7 +117,7 @@ const AGENT_DATA = [
   "orchestration_event",
   "llm_call",
   "reflection",
-  "recompute_job",
+  "background_job",
   "constitution_embedding",
   "constitution_eval_run",
 ] as const;
@@ -569,7 +569,7 @@ const targets: Target[] = [
   {
     name: "saveWeightsAction",
     demand: { role: "admin" },
-    data: ["recompute_job", "turn_score"],
+    data: ["background_job", "turn_score"],
     prepare: async () =>
       action(() =>
         saveWeightsAction({

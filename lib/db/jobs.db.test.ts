@@ -53,7 +53,7 @@ describe("a recompute job's batches", () => {
         // Another instance's save supersedes the job, and has not committed yet.
         await other.query("BEGIN");
         await other.query(
-          "UPDATE recompute_job SET status = 'superseded', finished_at = now() WHERE id = $1",
+          "UPDATE background_job SET status = 'superseded', finished_at = now() WHERE id = $1",
           [jobId],
         );
         const batch = runBatch(job!, "instance-a", 2).then(
@@ -73,7 +73,7 @@ describe("a recompute job's batches", () => {
       } finally {
         await other.end();
       }
-      const row = await db().recomputeJob.findUniqueOrThrow({ where: { id: jobId } });
+      const row = await db().backgroundJob.findUniqueOrThrow({ where: { id: jobId } });
       expect(row).toMatchObject({ status: "superseded", done: 0, cursor: null });
       expect(await db().turnScore.count({ where: { weightSetId: weightSet.id } })).toBe(0);
     },

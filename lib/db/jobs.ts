@@ -16,14 +16,24 @@ export type LeasedJob = {
   cursor: string | null;
 };
 
+/** What a job of each kind is called in messages for people. */
+const JOB_NAMES: Record<JobKind, string> = {
+  recompute: "the recompute job",
+  reflect: "the reflection job",
+};
+
 /** A worker no longer holds a job's lease: another instance took it over, or it was superseded. */
 export class LeaseLostError extends Error {
-  constructor(jobId: number) {
-    super(`Lost the lease on recompute job ${jobId}.`);
+  constructor(
+    readonly jobId: number,
+    readonly kind?: JobKind,
+  ) {
+    super(`Lost the lease on ${kind ? JOB_NAMES[kind] : "job"} ${jobId}.`);
+    this.name = "LeaseLostError";
   }
 }
 
-/** The leased job table (recompute_job): recomputes of stored totals and reflections on ended sessions. */
+/** The leased job table (background_job): recomputes of stored totals and reflections on ended sessions. */
 export const jobs = {
   /**
    * Claims up to `limit` runnable jobs of a kind, oldest first: queued ones, and running
@@ -36,9 +46,9 @@ export const jobs = {
     options: { limit: number; leaseSeconds: number },
   ): Promise<LeasedJob[]> {
     return db().$queryRaw<LeasedJob[]>`
-    UPDATE recompute_job SET status = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${options.leaseSeconds}), attempts = attempts + 1
+    UPDATE background_job SET status = 'running', lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${options.leaseSeconds}), attempts = attempts + 1
     WHERE id IN (
-      SELECT id FROM recompute_job
+      SELECT id FROM background_job
       WHERE kind = ${kind} AND status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
       ORDER BY id LIMIT ${options.limit} FOR UPDATE SKIP LOCKED
     )
@@ -66,14 +76,15 @@ export const jobs = {
     return inTransaction(async (tx) => {
       const [state] = await tx.$queryRaw<
         { status: string; lease_owner: string | null; cursor: string | null }[]
-      >`SELECT status, lease_owner, cursor FROM recompute_job WHERE id = ${job.id} FOR UPDATE`;
-      if (!state) throw new LeaseLostError(job.id);
+      >`SELECT status, lease_owner, cursor FROM background_job WHERE id = ${job.id} FOR UPDATE`;
+      if (!state) throw new LeaseLostError(job.id, "recompute");
       const status = parseColumn(jobStatusSchema, state.status, {
-        table: "recompute_job",
+        table: "background_job",
         id: job.id,
         field: "status",
       });
-      if (state.lease_owner !== owner || status !== "running") throw new LeaseLostError(job.id);
+      if (state.lease_owner !== owner || status !== "running")
+        throw new LeaseLostError(job.id, "recompute");
       const weights = await weightSets.getIn(tx, job.weight_set_id);
       const ids = await scores.reweigh(tx, {
         cursor: state.cursor,
@@ -84,16 +95,16 @@ export const jobs = {
       const leaseUntil = new Date(Date.now() + options.leaseMs);
       const running = "running" satisfies JobStatus;
       const moved = finished
-        ? await tx.$executeRaw`UPDATE recompute_job SET cursor = ${ids.at(-1) ?? state.cursor}, done = done + ${ids.length}, total = done + ${ids.length}, status = ${"done" satisfies JobStatus}, finished_at = now(), lease_owner = NULL, lease_until = ${leaseUntil} WHERE id = ${job.id} AND lease_owner = ${owner} AND status = ${running}`
-        : await tx.$executeRaw`UPDATE recompute_job SET cursor = ${ids.at(-1) ?? state.cursor}, done = done + ${ids.length}, total = GREATEST(total, done + ${ids.length}), lease_until = ${leaseUntil} WHERE id = ${job.id} AND lease_owner = ${owner} AND status = ${running}`;
-      if (moved !== 1) throw new LeaseLostError(job.id);
+        ? await tx.$executeRaw`UPDATE background_job SET cursor = ${ids.at(-1) ?? state.cursor}, done = done + ${ids.length}, total = done + ${ids.length}, status = ${"done" satisfies JobStatus}, finished_at = now(), lease_owner = NULL, lease_until = ${leaseUntil} WHERE id = ${job.id} AND lease_owner = ${owner} AND status = ${running}`
+        : await tx.$executeRaw`UPDATE background_job SET cursor = ${ids.at(-1) ?? state.cursor}, done = done + ${ids.length}, total = GREATEST(total, done + ${ids.length}), lease_until = ${leaseUntil} WHERE id = ${job.id} AND lease_owner = ${owner} AND status = ${running}`;
+      if (moved !== 1) throw new LeaseLostError(job.id, "recompute");
       return !finished;
     });
   },
 
   /** Marks a job failed with why, and releases it. */
   async fail(id: number, error: string): Promise<void> {
-    await db().recomputeJob.update({
+    await db().backgroundJob.update({
       where: { id },
       data: { status: "failed" satisfies JobStatus, error, leaseOwner: null },
     });
@@ -101,7 +112,7 @@ export const jobs = {
 
   /** Marks a job done, if `owner` still holds it. */
   async finish(id: number, owner: string): Promise<void> {
-    await db().recomputeJob.updateMany({
+    await db().backgroundJob.updateMany({
       where: { id, leaseOwner: owner },
       data: { status: "done" satisfies JobStatus, finishedAt: new Date(), leaseOwner: null },
     });
@@ -110,21 +121,21 @@ export const jobs = {
   /** Releases a job `owner` holds for another try, or fails it once it has had `maxAttempts`. */
   async release(id: number, owner: string, error: string, maxAttempts: number): Promise<void> {
     await db()
-      .$executeRaw`UPDATE recompute_job SET status = CASE WHEN attempts >= ${maxAttempts} THEN 'failed' ELSE 'queued' END, error = ${error}, lease_owner = NULL, lease_until = NULL WHERE id = ${id} AND lease_owner = ${owner}`;
+      .$executeRaw`UPDATE background_job SET status = CASE WHEN attempts >= ${maxAttempts} THEN 'failed' ELSE 'queued' END, error = ${error}, lease_owner = NULL, lease_until = NULL WHERE id = ${id} AND lease_owner = ${owner}`;
   },
 
   /** Queues the reflector for ended sessions. */
   async queueReflections(tx: Tx, sessionIds: string[]): Promise<void> {
     if (sessionIds.length === 0) return;
     await tx.$executeRawUnsafe(
-      `INSERT INTO recompute_job (kind, session_id, status) SELECT 'reflect', s, 'queued' FROM unnest($1::text[]) AS s`,
+      `INSERT INTO background_job (kind, session_id, status) SELECT 'reflect', s, 'queued' FROM unnest($1::text[]) AS s`,
       sessionIds,
     );
   },
 
   /** The newest recompute job, for the Weights page's progress bar. */
   async latestRecompute(): Promise<RecomputeJobProgress | null> {
-    const row = await db().recomputeJob.findFirst({
+    const row = await db().backgroundJob.findFirst({
       where: { kind: "recompute" },
       orderBy: { id: "desc" },
     });
@@ -133,7 +144,7 @@ export const jobs = {
           id: row.id,
           weightSetId: row.weightSetId,
           status: parseColumn(jobStatusSchema, row.status, {
-            table: "recompute_job",
+            table: "background_job",
             id: row.id,
             field: "status",
           }),

@@ -20,8 +20,8 @@ beforeAll(async () => {
 afterAll(() => teardown());
 
 const COLUMNS = [
-  ["recompute_job", "kind", JOB_KINDS],
-  ["recompute_job", "status", JOB_STATUSES],
+  ["background_job", "kind", JOB_KINDS],
+  ["background_job", "status", JOB_STATUSES],
   ["key_point", "status", KEY_POINT_STATUSES],
   ["session_outcome", "status", OUTCOME_STATUSES],
   ["reflection", "status", REFLECTION_STATUSES],
@@ -49,8 +49,8 @@ describe("status columns", () => {
   it("a status outside the list is refused by the database itself", async () => {
     await expect(
       db().$executeRawUnsafe(
-        `INSERT INTO recompute_job (kind, status) VALUES ('recompute', 'paused')`,
+        `INSERT INTO background_job (kind, status) VALUES ('recompute', 'paused')`,
       ),
-    ).rejects.toThrow(/recompute_job_status_check|23514|check constraint/);
+    ).rejects.toThrow(/background_job_status_check|23514|check constraint/);
   });
 });

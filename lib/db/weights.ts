@@ -97,7 +97,7 @@ export const weightSets = {
         data: { weights: full(weights), authorId: actor.id, authorLabel: actor.label, message },
       });
       // A newer weight set supersedes queued recomputes for older ones.
-      await tx.recomputeJob.updateMany({
+      await tx.backgroundJob.updateMany({
         where: {
           kind: "recompute" satisfies JobKind,
           status: { in: ["queued", "running"] satisfies JobStatus[] },
@@ -105,7 +105,7 @@ export const weightSets = {
         data: { status: "superseded" satisfies JobStatus, finishedAt: new Date() },
       });
       const total = await tx.turnScore.count();
-      const job = await tx.recomputeJob.create({ data: { weightSetId: row.id, total } });
+      const job = await tx.backgroundJob.create({ data: { weightSetId: row.id, total } });
       await auditLog.append(tx, {
         actor,
         action: "weights.update",

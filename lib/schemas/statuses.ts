@@ -5,12 +5,12 @@ import { z } from "zod";
  * (lib/db): a value outside its list is a corrupt row, not a new state.
  */
 
-/** recompute_job.kind: totals under a weight set, or the reflector on one ended session. */
+/** background_job.kind: totals under a weight set, or the reflector on one ended session. */
 export const JOB_KINDS = ["recompute", "reflect"] as const;
 export const jobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof jobKindSchema>;
 
-/** recompute_job.status. */
+/** background_job.status. */
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "superseded"] as const;
 export const jobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof jobStatusSchema>;

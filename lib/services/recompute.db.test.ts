@@ -36,7 +36,7 @@ describe("recomputing totals when the weights change", () => {
       actor,
     );
     await drainRecomputeJobs();
-    const job = await db().recomputeJob.findUniqueOrThrow({ where: { id: jobId } });
+    const job = await db().backgroundJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(job).toMatchObject({ status: "done", done: job.total });
     const after = await db().turnScore.findMany();
     for (const row of after) {
@@ -68,15 +68,15 @@ describe("recomputing totals when the weights change", () => {
     // A second instance finds nothing to claim while the lease is held.
     expect(await claimJob("instance-b")).toBeNull();
     expect(await runBatch(first!, "instance-a", 2)).toBe(true);
-    const midway = await db().recomputeJob.findUniqueOrThrow({ where: { id: jobId } });
+    const midway = await db().backgroundJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(midway.done).toBe(2);
     // Instance A "crashes": its lease lapses, B takes over and finishes from the cursor.
-    await db().recomputeJob.update({
+    await db().backgroundJob.update({
       where: { id: jobId },
       data: { leaseUntil: new Date(Date.now() - 1_000) },
     });
     await drainRecomputeJobs("instance-b", 2);
-    const done = await db().recomputeJob.findUniqueOrThrow({ where: { id: jobId } });
+    const done = await db().backgroundJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(done.status).toBe("done");
     expect(done.done).toBe(done.total);
     // A's late batch is refused: it no longer holds the lease.

@@ -124,7 +124,7 @@ describe("reflections queued at SessionEnd", () => {
       });
       const requestsBefore = server.requests.length;
       await ingestEvents(ends, { source: "import" });
-      const jobs = await db().recomputeJob.findMany({
+      const jobs = await db().backgroundJob.findMany({
         where: { kind: "reflect", sessionId: { in: ids } },
         orderBy: { id: "asc" },
       });
@@ -132,7 +132,7 @@ describe("reflections queued at SessionEnd", () => {
       expect(server.requests.length).toBe(requestsBefore);
 
       // A process took the first job and died: its lease lapses, and the next worker runs it again.
-      await db().recomputeJob.update({
+      await db().backgroundJob.update({
         where: { id: jobs[0]!.id },
         data: {
           status: "running",
@@ -143,7 +143,7 @@ describe("reflections queued at SessionEnd", () => {
       });
       reply = { content: JSON.stringify({ new_key_points: [], evaluations: [] }) };
       expect(await drainReflections("test-worker")).toBe(3);
-      const done = await db().recomputeJob.findMany({
+      const done = await db().backgroundJob.findMany({
         where: { kind: "reflect", sessionId: { in: ids } },
         orderBy: { id: "asc" },
       });
@@ -167,7 +167,7 @@ describe("reflections queued at SessionEnd", () => {
   it("gives a job up after three tries when the run itself fails, keeping why", async () => {
     const { resetEnv } = await import("@/lib/env");
     const { drainReflections } = await import("./reflect");
-    const job = await db().recomputeJob.create({
+    const job = await db().backgroundJob.create({
       data: { kind: "reflect", sessionId: unique("no-such-session"), status: "queued" },
     });
     process.env.OPENAI_BASE_URL = server.url;
@@ -178,12 +178,12 @@ describe("reflections queued at SessionEnd", () => {
       delete process.env.OPENAI_BASE_URL;
       resetEnv();
     }
-    expect(await db().recomputeJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
+    expect(await db().backgroundJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
       status: "failed",
       attempts: 3,
       leaseOwner: null,
     });
-    expect((await db().recomputeJob.findUniqueOrThrow({ where: { id: job.id } })).error).toMatch(
+    expect((await db().backgroundJob.findUniqueOrThrow({ where: { id: job.id } })).error).toMatch(
       /^No session no-such-session/,
     );
   });
