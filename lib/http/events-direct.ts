@@ -20,6 +20,10 @@ import { errorResponse, withSecurityHeaders } from "./route";
  * check) and every other path go on to Next as before.
  */
 
+/** How much of a refused body is read and dropped after its 413, at most, and for how long. */
+const LINGER_MAX_BYTES = 128 * 1024 * 1024;
+const LINGER_MS = 5_000;
+
 /** Only the path itself: a query string is allowed and ignored, as by the route. */
 function isEventsPath(url: string | undefined): boolean {
   if (!url?.startsWith(EVENTS_PATH)) return false;
@@ -74,12 +78,18 @@ async function answer(
   response.headers.forEach((value, name) => res.setHeader(name, value));
   res.setHeader("content-length", payload.byteLength);
   res.end(payload);
-  // A body over the limit is answered at once (a client reads its 413 while it is still
-  // sending), then what is left is read and dropped, so the connection can carry the
-  // next request; a body longer than that ends the connection.
-  if (rest?.chunks && !(await discardRest(rest).catch(() => false))) {
-    if (!res.writableFinished) await once(res, "finish").catch(() => undefined);
-    req.socket.destroy();
+  // A body over the limit is answered at once, then what is left of it is read and
+  // dropped (a lingering close), so that a client still sending reads its 413 rather
+  // than a broken pipe, and the connection can carry the next request. A client that
+  // keeps sending past LINGER_MAX_BYTES or LINGER_MS loses the connection.
+  if (rest?.chunks) {
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    const whole = await discardRest(rest, LINGER_MAX_BYTES).catch(() => false);
+    clearTimeout(timer);
+    if (!whole) {
+      if (!res.writableFinished) await once(res, "finish").catch(() => undefined);
+      req.socket.destroy();
+    }
   }
 }
 

@@ -52,13 +52,17 @@ export const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
 type Rest = { chunks: AsyncIterator<Uint8Array> | null; read: number; limit: number };
 
 /**
- * Reads what is left of a refused body and drops it, up to DISCARD_MAX_BYTES past the
- * limit; false when there was more (the connection cannot carry another request).
+ * Reads what is left of a refused body and drops it, up to `maxBytes` past the limit
+ * (DISCARD_MAX_BYTES unless given); false when there was more (the connection cannot
+ * carry another request).
  */
-export async function discardRest({ chunks, read, limit }: Rest): Promise<boolean> {
+export async function discardRest(
+  { chunks, read, limit }: Rest,
+  maxBytes = DISCARD_MAX_BYTES,
+): Promise<boolean> {
   let dropped = 0;
   while (chunks) {
-    if (read + dropped > limit + DISCARD_MAX_BYTES) return false;
+    if (read + dropped > limit + maxBytes) return false;
     const { done, value } = await chunks.next();
     if (done) return true;
     dropped += value.byteLength;
