@@ -24,7 +24,8 @@ const engineBin = path.join(repoRoot, "prisma/schema-engine/bin.mjs");
 const repoConfig = path.join(repoRoot, "prisma.config.ts");
 
 const PG_ADMIN = { host: "127.0.0.1", port: 5432, user: "postgres", database: "postgres" };
-const TIMEOUT = 120_000;
+/** Each test runs the prisma CLI a few times: past 120 s at load 10 with other test files beside it. */
+const TIMEOUT = 300_000;
 
 const SCHEMA = `datasource db {
   provider = "postgresql"
