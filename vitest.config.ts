@@ -38,6 +38,9 @@ export default defineConfig({
           // cores) can take many times vitest's default 5 s for a test that is fine.
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Two files at a time on two cores (vitest's default leaves one core idle): many unit
+          // files wait on child processes and sockets.
+          maxWorkers: 2,
         },
       },
       {

@@ -22,7 +22,7 @@ import { errorResponse, withSecurityHeaders } from "./route";
 
 /** How much of a refused body is read and dropped after its 413, at most, and for how long. */
 const LINGER_MAX_BYTES = 128 * 1024 * 1024;
-const LINGER_MS = 5_000;
+const LINGER_MS = 30_000;
 
 /** Only the path itself: a query string is allowed and ignored, as by the route. */
 function isEventsPath(url: string | undefined): boolean {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { constitutionVersions } from "@/lib/db/constitution";
-import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
-import { setupTestDatabase } from "@/test/db";
+import { setupTestDatabaseWithConstitution } from "@/test/db";
 import { DEMO_DAYS, demoTeamSessions, loadDemo } from "./demo";
 
 // The demo brings every page to life through the paths real data takes: delivered
@@ -22,11 +20,7 @@ const actor = { id: null, label: "demo-test" };
 let teardown: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ teardown } = await setupTestDatabase());
-  await constitutionVersions.importIfEmpty(
-    await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
-    "shipped",
-  );
+  ({ teardown } = await setupTestDatabaseWithConstitution());
 });
 afterAll(() => teardown());
 
