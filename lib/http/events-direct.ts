@@ -5,7 +5,7 @@ import { apiKeyFrom } from "@/lib/auth/caller";
 import { beforeEachRequest } from "@/lib/node-requests";
 import { authorize } from "./authorize";
 import { answerEvents, EVENTS_ACCESS, EVENTS_BODY_LIMITS, EVENTS_PATH } from "./events";
-import { discardRest, readJson, type JsonBody } from "./limits";
+import { discardRest, readJson, type BodyRest } from "./limits";
 import { errorResponse, withSecurityHeaders } from "./route";
 
 /*
@@ -54,7 +54,7 @@ async function answer(
     headers,
   };
   let response: Response;
-  let refusedBody: JsonBody | null = null;
+  let rest: BodyRest | undefined;
   try {
     const caller = await authorize(head, EVENTS_ACCESS);
     const started = performance.now();
@@ -64,13 +64,11 @@ async function answer(
       EVENTS_BODY_LIMITS,
       { drainFirst: false },
     );
-    if ("refused" in body) refusedBody = body;
-    response =
-      "refused" in body ? body.refused : await answerEvents(body.value, caller, headers, started);
+    if ("refused" in body) ({ refused: response, rest } = body);
+    else response = await answerEvents(body.value, caller, headers, started);
   } catch (error) {
     response = errorResponse(error);
   }
-  const rest = refusedBody && "rest" in refusedBody ? refusedBody.rest : undefined;
   response = withSecurityHeaders(response, head);
   const payload = Buffer.from(await response.arrayBuffer());
   if (res.destroyed) return;

@@ -11,7 +11,7 @@ import { errorResponse } from "./route";
 export type BodyLimits = { bytes: number; tokens: number };
 
 /** A body parsed as JSON, or the 413 for one over a limit (whose rest was never read). */
-export type JsonBody = { value: unknown } | { refused: Response; rest?: Rest };
+export type JsonBody = { value: unknown } | { refused: Response; rest?: BodyRest };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -49,7 +49,7 @@ export class JsonTokenCounter {
 export const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
 
 /** What is left of a refused body: read on, and dropped, by whoever answers (see discardRest). */
-type Rest = { chunks: AsyncIterator<Uint8Array> | null; read: number; limit: number };
+export type BodyRest = { chunks: AsyncIterator<Uint8Array> | null; read: number; limit: number };
 
 /**
  * Reads what is left of a refused body and drops it, up to `maxBytes` past the limit
@@ -57,7 +57,7 @@ type Rest = { chunks: AsyncIterator<Uint8Array> | null; read: number; limit: num
  * carry another request).
  */
 export async function discardRest(
-  { chunks, read, limit }: Rest,
+  { chunks, read, limit }: BodyRest,
   maxBytes = DISCARD_MAX_BYTES,
 ): Promise<boolean> {
   let dropped = 0;
@@ -79,7 +79,7 @@ export async function discardRest(
  */
 async function refused(
   message: string,
-  rest: Rest,
+  rest: BodyRest,
   drainFirst: boolean,
 ): Promise<Extract<JsonBody, { refused: Response }>> {
   const response = errorResponse(new PayloadTooLargeError(message));
