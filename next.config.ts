@@ -19,6 +19,7 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter"],
   poweredByHeader: false,
   typedRoutes: false,
+  typescript: { ignoreBuildErrors: settings.CHARTER_BUILD_TYPECHECKED === "1" },
   // forbidden() renders app/forbidden.tsx with a 403 status.
   experimental: { authInterrupts: true },
   async headers() {

@@ -87,6 +87,12 @@ export const envSchema = z.object({
     .describe(
       "Where Next.js builds, relative to the repository: a second build or dev server beside the usual one can have its own (Next adds it to tsconfig.json's include list; do not commit that).",
     ),
+  CHARTER_BUILD_TYPECHECKED: z
+    .enum(["0", "1"])
+    .default("0")
+    .describe(
+      "1: `next build` skips its own TypeScript check, because the caller ran `tsc --noEmit` on the same tree (npm test does; the check costs the build about 45 s).",
+    ),
   XDG_CACHE_HOME: z
     .string()
     .trim()

@@ -43,7 +43,7 @@ function step(name, command, args, env = {}, choice = name) {
  */
 async function concurrentSteps(list) {
   const picked = list.filter(([name]) => chosen(name));
-  const runs = picked.map(([name, command, args]) => {
+  const runs = picked.map(([name, command, args, env]) => {
     const started = Date.now();
     announce(
       name,
@@ -55,7 +55,7 @@ async function concurrentSteps(list) {
         .join(", ")})`,
     );
     return new Promise((resolve) => {
-      const child = spawn(command, args, { cwd: ROOT, env: childEnv() });
+      const child = spawn(command, args, { cwd: ROOT, env: childEnv(env) });
       let output = "";
       child.stdout.on("data", (chunk) => (output += chunk));
       child.stderr.on("data", (chunk) => (output += chunk));
@@ -102,6 +102,7 @@ await concurrentSteps([
   ["format", bin("prettier"), ["--check", "--log-level", "warn", "."]],
   ["typecheck", bin("tsc"), ["--noEmit"]],
 ]);
+const typechecked = chosen("typecheck") && !failures.includes("typecheck");
 step("unit", bin("vitest"), [
   "run",
   "--project",
@@ -124,7 +125,8 @@ const dbRun = (project) => [
 // they take little longer than the db tests alone.
 await concurrentSteps([
   ["db", bin("vitest"), dbRun("db")],
-  ["build", bin("next"), ["build"]],
+  // When the typecheck step passed on this tree, the build need not check it again.
+  ["build", bin("next"), ["build"], { CHARTER_BUILD_TYPECHECKED: typechecked ? "1" : "0" }],
 ]);
 vitestCounts(path.join(RESULTS, "db.json"));
 if (!failures.includes("build")) {
