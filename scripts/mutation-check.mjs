@@ -11,14 +11,7 @@
  *
  *   node scripts/mutation-check.mjs [--only <substring of file or why>]
  */
-import {
-  cpSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir, availableParallelism } from "node:os";
 import path from "node:path";
 import { createVitest } from "vitest/node";
@@ -353,7 +346,8 @@ async function openRunner(dir) {
       const result = await vitest.runTestFiles(paths);
       // The result also lists modules of earlier runs: only this run's files count.
       const modules = result.testModules.filter((module) => paths.includes(module.moduleId));
-      if (modules.length !== paths.length) return [`ran ${modules.length} of ${paths.length} files`];
+      if (modules.length !== paths.length)
+        return [`ran ${modules.length} of ${paths.length} files`];
       const failed = modules.flatMap((module) => {
         const file = path.relative(dir, module.moduleId);
         const tests = [...module.children.allTests()]

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every check, in order: lint (with the engine purity rule), formatting, typecheck,
-// unit tests, database tests, a production build, and e2e tests in Chromium.
+// `npm test`: every check: lint (with the engine purity rule), formatting, typecheck, unit
+// tests, the mutation check, database tests, a production build, and e2e tests in Chromium.
 // Ends with one line "N passed, N failed" summing the test runners' counts.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,67 +15,51 @@ mkdirSync(RESULTS, { recursive: true });
 const only = process.argv.slice(2);
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+const started = Date.now();
 
 const chosen = (name) => !only.length || only.includes(name);
-const announce = (name, command, args, note = "") =>
-  console.log(`\n▶ ${name}: ${[path.basename(command), ...args].join(" ")}${note}`);
 const childEnv = (env = {}) => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env });
-
-/** Prints a step's outcome and remembers a failure. */
-function report(name, ok, seconds) {
-  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)`);
-  if (!ok) failures.push(name);
-  return ok;
-}
-
-function step(name, command, args, env = {}, choice = name) {
-  if (!chosen(choice)) return true;
-  const started = Date.now();
-  announce(name, command, args);
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: childEnv(env) });
-  return report(name, result.status === 0, (Date.now() - started) / 1000);
-}
+/** Steps running now: one alone writes to the terminal as it goes; several are each printed whole when they end. */
+const running = new Set();
 
 /**
- * Steps that share nothing run at once (lint and typecheck, one core each; the db tests,
- * which mostly wait, and the build); each one's output is printed whole when it ends, so
- * they never interleave.
+ * Runs one step as a child process; resolves to true when it passed (or was not chosen).
+ * A step that may run beside another chosen step (`company`) keeps its output until it
+ * ends, so two steps' lines never interleave; one alone writes as it goes.
  */
-async function concurrentSteps(list) {
-  const picked = list.filter(([name]) => chosen(name));
-  const runs = picked.map(([name, command, args, env]) => {
-    const started = Date.now();
-    announce(
-      name,
-      command,
-      args,
-      ` (alongside ${picked
-        .filter(([other]) => other !== name)
-        .map(([other]) => other)
-        .join(", ")})`,
-    );
-    return new Promise((resolve) => {
-      const child = spawn(command, args, { cwd: ROOT, env: childEnv(env) });
-      let output = "";
-      child.stdout.on("data", (chunk) => (output += chunk));
-      child.stderr.on("data", (chunk) => (output += chunk));
-      child.on("error", (error) =>
-        resolve({
-          name,
-          ok: false,
-          output: `${output}${error.message}\n`,
-          seconds: (Date.now() - started) / 1000,
-        }),
-      );
-      child.on("close", (code) =>
-        resolve({ name, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }),
-      );
+function step(name, command, args, { env = {}, choice = name, company = [] } = {}) {
+  if (!chosen(choice)) return Promise.resolve(true);
+  const stepStarted = Date.now();
+  const buffered = running.size > 0 || company.some((other) => other !== choice && chosen(other));
+  const beside = [...running];
+  running.add(name);
+  console.log(
+    `\n▶ ${name}: ${[path.basename(command), ...args].join(" ")}${beside.length ? ` (beside ${beside.join(", ")})` : ""}`,
+  );
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit",
     });
+    let output = "";
+    if (buffered)
+      for (const stream of [child.stdout, child.stderr])
+        stream.on("data", (chunk) => (output += chunk));
+    const end = (ok, extra = "") => {
+      running.delete(name);
+      if (buffered && (output + extra).trim())
+        process.stdout.write(`\n[${name}]\n${output}${extra}`);
+      const seconds = (Date.now() - stepStarted) / 1000;
+      console.log(
+        `${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s, at ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      );
+      if (!ok) failures.push(name);
+      resolve(ok);
+    };
+    child.on("error", (error) => end(false, `${error.message}\n`));
+    child.on("close", (code) => end(code === 0));
   });
-  for (const { name, ok, output, seconds } of await Promise.all(runs)) {
-    if (output.trim()) process.stdout.write(`\n[${name}]\n${output}`);
-    report(name, ok, seconds);
-  }
 }
 
 function vitestCounts(file) {
@@ -94,26 +78,7 @@ function playwrightCounts(file) {
   counts.skipped += stats?.skipped ?? 0;
 }
 
-for (const f of ["unit.json", "db.json", "db-build.json", "e2e-report.json"])
-  rmSync(path.join(RESULTS, f), { force: true });
-
-await concurrentSteps([
-  ["lint", bin("eslint"), ["--max-warnings", "0", "."]],
-  ["format", bin("prettier"), ["--check", "--log-level", "warn", "."]],
-  ["typecheck", bin("tsc"), ["--noEmit"]],
-]);
-const typechecked = chosen("typecheck") && !failures.includes("typecheck");
-step("unit", bin("vitest"), [
-  "run",
-  "--project",
-  "unit",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${path.join(RESULTS, "unit.json")}`,
-]);
-vitestCounts(path.join(RESULTS, "unit.json"));
-step("mutation", process.execPath, [path.join(ROOT, "scripts", "mutation-check.mjs")]);
-const dbRun = (project) => [
+const vitestRun = (project) => [
   "run",
   "--project",
   project,
@@ -121,26 +86,58 @@ const dbRun = (project) => [
   "--reporter=json",
   `--outputFile.json=${path.join(RESULTS, `${project}.json`)}`,
 ];
-// The db tests mostly wait on the database; the build keeps both cores busy. Run together,
-// they take little longer than the db tests alone.
-await concurrentSteps([
-  ["db", bin("vitest"), dbRun("db")],
+
+for (const f of ["unit.json", "db.json", "db-build.json", "e2e-report.json"])
+  rmSync(path.join(RESULTS, f), { force: true });
+
+// Lint, formatting and typecheck: three processes that together keep both cores busy.
+const CHECKS = ["lint", "format", "typecheck"];
+await Promise.all([
+  step("lint", bin("eslint"), ["--max-warnings", "0", "."], { company: CHECKS }),
+  step("format", bin("prettier"), ["--check", "--log-level", "warn", "."], { company: CHECKS }),
+  step("typecheck", bin("tsc"), ["--noEmit"], { company: CHECKS }),
+]);
+const typechecked = chosen("typecheck") && !failures.includes("typecheck");
+
+// The db tests and the build, together: both keep the cores busy, and the e2e tests need the build.
+const BUILD_PHASE = ["db", "build"];
+const [, built] = await Promise.all([
+  step("db", bin("vitest"), vitestRun("db"), { company: BUILD_PHASE }),
   // When the typecheck step passed on this tree, the build need not check it again.
-  ["build", bin("next"), ["build"], { CHARTER_BUILD_TYPECHECKED: typechecked ? "1" : "0" }],
+  step("build", bin("next"), ["build"], {
+    env: { CHARTER_BUILD_TYPECHECKED: typechecked ? "1" : "0" },
+    company: BUILD_PHASE,
+  }),
 ]);
 vitestCounts(path.join(RESULTS, "db.json"));
-if (!failures.includes("build")) {
-  // The db tests that start `charter serve` on the production build (vitest.config.ts).
-  step("db-build", bin("vitest"), dbRun("db-build"), {}, "db");
-  vitestCounts(path.join(RESULTS, "db-build.json"));
-  step("e2e", bin("playwright"), ["test"]);
-  playwrightCounts(path.join(RESULTS, "e2e-report.json"));
-} else if (chosen("e2e")) {
-  console.log("e2e skipped: the build failed");
-}
+
+// The e2e tests leave most of a core idle (the browser and the server take turns), which the
+// unit tests and the mutation check fill: two lanes at once.
+const LANES = ["db", "e2e", "unit", "mutation"];
+await Promise.all([
+  (async () => {
+    if (!built) {
+      if (chosen("e2e") || chosen("db"))
+        console.log("\ndb-build and e2e skipped: the build failed");
+      return;
+    }
+    // The db tests that start `charter serve` on the production build (vitest.config.ts).
+    await step("db-build", bin("vitest"), vitestRun("db-build"), { choice: "db", company: LANES });
+    vitestCounts(path.join(RESULTS, "db-build.json"));
+    await step("e2e", bin("playwright"), ["test"], { company: LANES });
+    playwrightCounts(path.join(RESULTS, "e2e-report.json"));
+  })(),
+  (async () => {
+    await step("unit", bin("vitest"), vitestRun("unit"), { company: LANES });
+    vitestCounts(path.join(RESULTS, "unit.json"));
+    await step("mutation", process.execPath, [path.join(ROOT, "scripts", "mutation-check.mjs")], {
+      company: LANES,
+    });
+  })(),
+]);
 
 console.log(`\n${failures.length ? `Failed steps: ${failures.join(", ")}` : "All steps passed."}`);
 console.log(
-  `${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}`,
+  `${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
 );
 process.exit(failures.length ? 1 : 0);
