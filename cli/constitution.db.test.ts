@@ -10,10 +10,13 @@ import {
   readConstitutionFiles,
   SHIPPED_CONSTITUTION_DIR,
 } from "@/lib/files/constitution";
+import { copyPgliteTemplate } from "@/test/db";
 import { EXIT } from "./errors";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
 const work = mkdtempSync(path.join(os.tmpdir(), "charter-cli-constitution-"));
+// No test here is about a new database: start from the migrated one when the run has it.
+copyPgliteTemplate(path.join(work, "data"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function charter(args: string[], cwd?: string) {

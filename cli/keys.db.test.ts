@@ -6,12 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveCaller } from "@/lib/auth/caller";
 import { closeDb, db, switchDatabase } from "@/lib/db/client";
 import { resetEnv } from "@/lib/env";
-import { assertLocal, testPgUrl, unique } from "@/test/db";
+import { assertLocal, copyPgliteTemplate, testPgUrl, unique } from "@/test/db";
 import { EXIT } from "./errors";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
 const pgUrl = testPgUrl();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-cli-keys-"));
+// On PGlite, the CLI's first command opens a migrated copy instead of creating and migrating one.
+if (!pgUrl) copyPgliteTemplate(dataDir);
 
 /** Runs `charter` from a temporary directory on the test database (PostgreSQL, or an embedded one of its own). */
 function charter(args: string[]) {

@@ -26,14 +26,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     };
     await dropAll();
     await onServer(url, `CREATE DATABASE "${template}"`);
-    migrateWithPrisma({ databaseUrl: databaseUrl(url, template) });
+    await migrateWithPrisma({ databaseUrl: databaseUrl(url, template) });
     project.provide("pgUrl", url);
     project.provide("pgTemplate", template);
     project.provide("pgliteTemplate", null);
     return dropAll;
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-test-template-"));
-  migrateWithPrisma({ dataDir });
+  await migrateWithPrisma({ dataDir });
   project.provide("pgUrl", null);
   project.provide("pgTemplate", null);
   project.provide("pgliteTemplate", path.join(dataDir, "pglite"));

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -30,20 +30,33 @@ export function assertLocal(url: string): void {
   }
 }
 
-/** Applies the repository's migrations with the stock Prisma CLI. */
-export function migrateWithPrisma(target: { databaseUrl?: string; dataDir?: string }): string {
+/**
+ * Applies the repository's migrations with the stock Prisma CLI; its output. A child process
+ * that is awaited, so that a test can do other work meanwhile.
+ */
+export async function migrateWithPrisma(target: {
+  databaseUrl?: string;
+  dataDir?: string;
+}): Promise<string> {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   if (target.dataDir) env.CHARTER_DATA_DIR = target.dataDir;
-  const result = spawnSync(
+  const child = spawn(
     process.execPath,
     [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"],
-    { cwd: ROOT, env, encoding: "utf8" },
+    { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
   );
-  if (result.status !== 0)
-    throw new Error(`prisma migrate deploy failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout + result.stderr;
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
+  if (status !== 0) throw new Error(`prisma migrate deploy failed:\n${stdout}\n${stderr}`);
+  return stdout + stderr;
 }
 
 /** `url` with its database name replaced. */
@@ -129,6 +142,19 @@ export async function setupTestDatabase(): Promise<{
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Copies the run's migrated PGlite template to `<dataDir>/pglite`, the database the CLI opens
+ * with CHARTER_DATA_DIR=dataDir, so that its first command does not create and migrate one
+ * (most of that command's time). False when the run has no PGlite template (DATABASE_URL is
+ * set): the CLI then makes its own.
+ */
+export function copyPgliteTemplate(dataDir: string): boolean {
+  const template = inject("pgliteTemplate");
+  if (!template) return false;
+  cpSync(template, path.join(dataDir, "pglite"), { recursive: true });
+  return true;
 }
 
 /**

@@ -92,8 +92,10 @@ describe(`the migration runner on ${pgUrl ? "PostgreSQL" : "PGlite"}`, () => {
   it("gives the schema and the _prisma_migrations records of prisma migrate deploy", async () => {
     const byPrisma = await freshDatabase();
     const byRunner = await freshDatabase();
-    migrateWithPrisma(byPrisma.prisma);
-    const result = await migrateDatabase(byRunner.target, { migrationsDir: MIGRATIONS_DIR });
+    const [, result] = await Promise.all([
+      migrateWithPrisma(byPrisma.prisma),
+      migrateDatabase(byRunner.target, { migrationsDir: MIGRATIONS_DIR }),
+    ]);
     expect(result.applied).toEqual(LOCAL.map((m) => m.name));
     const expected = await inspect(byPrisma.target);
     const actual = await inspect(byRunner.target);
@@ -110,7 +112,7 @@ describe(`the migration runner on ${pgUrl ? "PostgreSQL" : "PGlite"}`, () => {
     expect(summary(actual.recorded)).toEqual(summary(expected.recorded));
     expect(actual.recorded.map((r) => r.checksum)).toEqual(LOCAL.map((m) => m.checksum));
     // Prisma reads the runner's records as its own: nothing left for it to apply.
-    expect(migrateWithPrisma(byRunner.prisma)).toMatch(/No pending migrations/);
+    expect(await migrateWithPrisma(byRunner.prisma)).toMatch(/No pending migrations/);
     // Nor for the runner, again.
     expect(await migrateDatabase(byRunner.target, { migrationsDir: MIGRATIONS_DIR })).toEqual({
       applied: [],

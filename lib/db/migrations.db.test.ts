@@ -25,11 +25,12 @@ const EXPECTED_TABLES = [
 
 const pgServer = process.env.DATABASE_URL?.trim();
 
-describe("migrations from empty", () => {
+// The two tests share nothing, and spend most of their time awaiting the Prisma CLI: side by side.
+describe.concurrent("migrations from empty", () => {
   it("apply to a new embedded PGlite database", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-mig-"));
     try {
-      const output = migrateWithPrisma({ dataDir });
+      const output = await migrateWithPrisma({ dataDir });
       expect(output).toMatch(/successfully applied|No pending migrations/);
       const pglite = new PGlite(path.join(dataDir, "pglite"));
       const tables = await pglite.query<{ tablename: string }>(
@@ -42,7 +43,7 @@ describe("migrations from empty", () => {
       expect(tables.rows.map((r) => r.tablename)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
       expect(applied.rows.map((r) => r.migration_name)).toEqual(MIGRATIONS);
       // A second run finds nothing to do.
-      expect(migrateWithPrisma({ dataDir })).toMatch(/No pending migrations/);
+      expect(await migrateWithPrisma({ dataDir })).toMatch(/No pending migrations/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -58,7 +59,7 @@ describe("migrations from empty", () => {
     await admin.query(`CREATE DATABASE "${name}"`);
     try {
       const url = Object.assign(new URL(server), { pathname: `/${name}` }).toString();
-      expect(migrateWithPrisma({ databaseUrl: url })).toMatch(/successfully applied/);
+      expect(await migrateWithPrisma({ databaseUrl: url })).toMatch(/successfully applied/);
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       const tables = await client.query<{ tablename: string }>(
