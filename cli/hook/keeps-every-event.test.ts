@@ -1,40 +1,51 @@
 /**
  * The hook keeps its event however slowly it starts, whatever stdin does, and when its
  * spool directory cannot be written: the bundled hook (dist/hook.cjs) spawned as Claude
- * Code runs it, with its start delayed by a preload that busy-waits (a busy machine), a
- * stdin that is never closed, or a file in the way of the spool directory.
+ * Code runs it, with its start held back by a preload (a busy machine), a stdin that is
+ * never closed, or a file in the way of the spool directory.
+ *
+ * Each test has its own home, spool and server, and most of their time is the hook waiting
+ * (its start held back, stdin's STDIN_WAIT_MS): the tests run side by side.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../errors";
-import { STDIN_WAIT_MS } from "./run";
+import { HOOK_BUDGET_MS, STDIN_WAIT_MS } from "./run";
 import { REASON_SUFFIX } from "./spool";
-import { buildHook, closeServers, lines, payload, run, setup } from "./spawn-hook";
+import { buildHook, lines, payload, run, setup } from "./spawn-hook";
 
 /** Runs of each kind: every one must keep its event. */
 const RUNS = 4;
 /** Longer than the hook's whole budget (HOOK_BUDGET_MS), as it was counted from the process start. */
-const START_DELAY_MS = 1_500;
+const START_DELAY_MS = HOOK_BUDGET_MS + 100;
 const PROMPT = "Add a test for the discount rounding bug and fix it, then run the suite.";
-
-afterEach(closeServers);
 
 beforeAll(() => {
   const build = buildHook();
   expect(build.status, build.stderr).toBe(0);
 }, 60_000);
 
-/** NODE_OPTIONS that hold the hook's start back by START_DELAY_MS of busy CPU, before its own code runs. */
+/**
+ * NODE_OPTIONS that hold the hook's start back by START_DELAY_MS, before its own code runs.
+ * The preload blocks the thread without spinning, so that the hooks of the tests running
+ * beside it keep the CPU.
+ */
 function slowStart(dir: string): Record<string, string> {
   const file = path.join(dir, "slow-start.cjs");
-  writeFileSync(file, `const end = Date.now() + ${START_DELAY_MS};\nwhile (Date.now() < end) {}\n`);
+  writeFileSync(
+    file,
+    `Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${START_DELAY_MS});\n`,
+  );
   return { NODE_OPTIONS: `--require ${file}` };
 }
 
-describe("charter hook, started slowly", () => {
-  it(`delivers every prompt, with its principles, when the process takes ${START_DELAY_MS} ms to start (${RUNS} of ${RUNS})`, async () => {
+describe.concurrent("charter hook, started slowly", () => {
+  it(`delivers every prompt, with its principles, when the process takes ${START_DELAY_MS} ms to start (${RUNS} of ${RUNS})`, async ({
+    onTestFinished,
+  }) => {
     const t = setup();
+    onTestFinished(t.close);
     const s = await t.start();
     const env = { ...t.env(s.port), ...slowStart(t.dir) };
     for (let i = 0; i < RUNS; i++) {
@@ -54,8 +65,11 @@ describe("charter hook, started slowly", () => {
     expect(t.spooled()).toEqual([]);
   }, 120_000);
 
-  it(`spools every event when the server is down too, and flush delivers them all (${RUNS} of ${RUNS})`, async () => {
+  it(`spools every event when the server is down too, and flush delivers them all (${RUNS} of ${RUNS})`, async ({
+    onTestFinished,
+  }) => {
     const t = setup();
+    onTestFinished(t.close);
     const s = await t.start();
     const port = s.port;
     await t.stop(s);
@@ -88,9 +102,12 @@ describe("charter hook, started slowly", () => {
   }, 120_000);
 });
 
-describe(`charter hook, stdin still open after ${STDIN_WAIT_MS} ms`, () => {
-  it("spools the payload it holds, marked undelivered, without sending it", async () => {
+describe.concurrent(`charter hook, stdin still open after ${STDIN_WAIT_MS} ms`, () => {
+  it("spools the payload it holds, marked undelivered, without sending it", async ({
+    onTestFinished,
+  }) => {
     const t = setup();
+    onTestFinished(t.close);
     const s = await t.start();
     const result = await run(
       ["hook", "UserPromptSubmit"],
@@ -112,8 +129,11 @@ describe(`charter hook, stdin still open after ${STDIN_WAIT_MS} ms`, () => {
     expect(s.store.requests).toBe(0);
   }, 30_000);
 
-  it("keeps a payload cut short in rejected/, as it was, with the reason", async () => {
+  it("keeps a payload cut short in rejected/, as it was, with the reason", async ({
+    onTestFinished,
+  }) => {
     const t = setup();
+    onTestFinished(t.close);
     const s = await t.start();
     const cut = payload("user-prompt-submit.json").slice(0, 60);
     const result = await run(["hook", "UserPromptSubmit"], cut, t.env(s.port), {
@@ -135,8 +155,9 @@ describe(`charter hook, stdin still open after ${STDIN_WAIT_MS} ms`, () => {
     expect(s.store.requests).toBe(0);
   }, 30_000);
 
-  it("says so in one line when it held nothing", async () => {
+  it("says so in one line when it held nothing", async ({ onTestFinished }) => {
     const t = setup();
+    onTestFinished(t.close);
     const s = await t.start();
     const result = await run(["hook", "Stop"], "", t.env(s.port), { stdinOpen: true });
     expect(result).toMatchObject({ code: EXIT.ok, stdout: "" });
@@ -146,9 +167,12 @@ describe(`charter hook, stdin still open after ${STDIN_WAIT_MS} ms`, () => {
   }, 30_000);
 });
 
-describe("charter hook, a spool directory that cannot be written", () => {
-  it("spools to the fallback with one line; the next hook replays it first, and flush drains both, oldest first", async () => {
+describe.concurrent("charter hook, a spool directory that cannot be written", () => {
+  it("spools to the fallback with one line; the next hook replays it first, and flush drains both, oldest first", async ({
+    onTestFinished,
+  }) => {
     const t = setup();
+    onTestFinished(t.close);
     const s = await t.start();
     const port = s.port;
     await t.stop(s);
@@ -190,8 +214,9 @@ describe("charter hook, a spool directory that cannot be written", () => {
     expect(t.spooled()).toEqual([]);
   }, 60_000);
 
-  it("a hook replays the fallback before its own event", async () => {
+  it("a hook replays the fallback before its own event", async ({ onTestFinished }) => {
     const t = setup();
+    onTestFinished(t.close);
     const s = await t.start();
     const port = s.port;
     await t.stop(s);

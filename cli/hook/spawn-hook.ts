@@ -111,6 +111,12 @@ export async function closeServers(): Promise<void> {
  * hook's temporary directory (TMPDIR) is the home too, so its fallback spool is `fallbackDir`.
  */
 export function setup(options: { store?: EventsStore } = {}) {
+  const own = new Set<EventsServer>();
+  const stop = async (server: EventsServer) => {
+    await server.close();
+    servers.delete(server);
+    own.delete(server);
+  };
   const dir = mkdtempSync(path.join(os.tmpdir(), "charter-hook-"));
   const spoolDir = path.join(dir, "spool");
   const fallbackDir = fallbackSpoolDir(dir);
@@ -138,12 +144,15 @@ export function setup(options: { store?: EventsStore } = {}) {
         behaviour: { apiKey: API_KEY, context: (e) => `Principles for: ${e.prompt.slice(0, 20)}` },
       });
       servers.add(server);
+      own.add(server);
       return server;
     },
-    async stop(server: EventsServer) {
-      await server.close();
-      servers.delete(server);
-    },
+    stop,
+    /**
+     * Closes the servers this setup started, for a test that runs beside others
+     * (`describe.concurrent`), where closeServers would close theirs too.
+     */
+    close: async () => void (await Promise.all([...own].map(stop))),
     env(port: number): Record<string, string> {
       // HOME in the temporary directory keeps a developer's ~/.config/charter/hook.json out of the test.
       return {
