@@ -224,6 +224,15 @@ async function hasPendingMigrations(
 }
 
 /**
+ * An embedded database not created yet: every migration is pending, so the first command
+ * migrates at once instead of starting PGlite only to find that out (1-2 s of CPU).
+ */
+function isNewEmbeddedDatabase(e: Env): boolean {
+  const target = databaseTarget(e);
+  return target.kind === "embedded" && !existsSync(path.join(target.dir, "PG_VERSION"));
+}
+
+/**
  * Runs `work` against the configured database: validates the environment, refuses
  * to share the embedded database with a running server, checks PostgreSQL is
  * reachable, applies pending migrations, and always closes the connection.
@@ -237,7 +246,8 @@ export async function withDatabase<T>(
   assertEmbeddedFree(e);
   await checkDatabase(e);
   const { closeDb, db } = await import("@/lib/db/client");
-  if (await hasPendingMigrations(db)) {
+  if (isNewEmbeddedDatabase(e)) await migrate();
+  else if (await hasPendingMigrations(db)) {
     // The runner opens the database itself: PGlite allows one opener at a time.
     await closeDb();
     await migrate();
