@@ -13,7 +13,7 @@ const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
 const pgUrl = testPgUrl();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "charter-cli-keys-"));
 // On PGlite, the CLI's first command opens a migrated copy instead of creating and migrating one.
-if (!pgUrl) copyPgliteTemplate(dataDir);
+copyPgliteTemplate(dataDir);
 
 /** Runs `charter` from a temporary directory on the test database (PostgreSQL, or an embedded one of its own). */
 function charter(args: string[]) {

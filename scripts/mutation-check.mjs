@@ -6,8 +6,9 @@
  * The working tree is never modified (others run tests from it): lib/, test/ and the
  * configs are copied once into a temporary directory per worker, with node_modules
  * symlinked; each mutant is applied there, only its unit test files run (in one Vitest
- * per copy, kept open), and the file is restored. Prints one line per mutant and "N mutants, N caught"; exits 1 if any
- * mutant survives, 2 if the unmutated tests fail or a mutant's text is not found once.
+ * per copy, kept open), and the file is restored. Prints one line per mutant and
+ * "N mutants, N caught"; exits 1 if any mutant survives, 2 if the unmutated tests fail or
+ * a mutant's text is not found once.
  *
  *   node scripts/mutation-check.mjs [--only <substring of file or why>]
  */

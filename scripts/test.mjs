@@ -19,8 +19,6 @@ const started = Date.now();
 
 const chosen = (name) => !only.length || only.includes(name);
 const childEnv = (env = {}) => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env });
-/** Steps running now: one alone writes to the terminal as it goes; several are each printed whole when they end. */
-const running = new Set();
 
 /**
  * Runs one step as a child process; resolves to true when it passed (or was not chosen).
@@ -30,9 +28,8 @@ const running = new Set();
 function step(name, command, args, { env = {}, choice = name, company = [] } = {}) {
   if (!chosen(choice)) return Promise.resolve(true);
   const stepStarted = Date.now();
-  const buffered = running.size > 0 || company.some((other) => other !== choice && chosen(other));
-  const beside = [...running];
-  running.add(name);
+  const beside = company.filter((other) => other !== choice && chosen(other));
+  const buffered = beside.length > 0;
   console.log(
     `\n▶ ${name}: ${[path.basename(command), ...args].join(" ")}${beside.length ? ` (beside ${beside.join(", ")})` : ""}`,
   );
@@ -47,7 +44,6 @@ function step(name, command, args, { env = {}, choice = name, company = [] } = {
       for (const stream of [child.stdout, child.stderr])
         stream.on("data", (chunk) => (output += chunk));
     const end = (ok, extra = "") => {
-      running.delete(name);
       if (buffered && (output + extra).trim())
         process.stdout.write(`\n[${name}]\n${output}${extra}`);
       const seconds = (Date.now() - stepStarted) / 1000;

@@ -1,13 +1,15 @@
-import { spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
 import { inject } from "vitest";
 import { closeDb, switchDatabase } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/env";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+const execFileAsync = promisify(execFile);
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -42,21 +44,17 @@ export async function migrateWithPrisma(target: {
   delete env.DATABASE_URL;
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   if (target.dataDir) env.CHARTER_DATA_DIR = target.dataDir;
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"],
-    { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const status = await new Promise<number | null>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", resolve);
-  });
-  if (status !== 0) throw new Error(`prisma migrate deploy failed:\n${stdout}\n${stderr}`);
-  return stdout + stderr;
+  try {
+    const { stdout, stderr } = await execFileAsync(
+      process.execPath,
+      [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"],
+      { cwd: ROOT, env },
+    );
+    return stdout + stderr;
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`prisma migrate deploy failed:\n${stdout}\n${stderr}`, { cause: error });
+  }
 }
 
 /** `url` with its database name replaced. */
@@ -147,14 +145,12 @@ export async function setupTestDatabase(): Promise<{
 /**
  * Copies the run's migrated PGlite template to `<dataDir>/pglite`, the database the CLI opens
  * with CHARTER_DATA_DIR=dataDir, so that its first command does not create and migrate one
- * (most of that command's time). False when the run has no PGlite template (DATABASE_URL is
- * set): the CLI then makes its own.
+ * (most of that command's time). Does nothing when the run has no PGlite template
+ * (DATABASE_URL is set): the CLI then makes its own.
  */
-export function copyPgliteTemplate(dataDir: string): boolean {
+export function copyPgliteTemplate(dataDir: string): void {
   const template = inject("pgliteTemplate");
-  if (!template) return false;
-  cpSync(template, path.join(dataDir, "pglite"), { recursive: true });
-  return true;
+  if (template) cpSync(template, path.join(dataDir, "pglite"), { recursive: true });
 }
 
 /**
