@@ -15,7 +15,8 @@
  *   - without: starts `charter serve` from the existing production build on a fresh
  *     PostgreSQL database at 127.0.0.1:5432 (as bench/agents.ts does), and drops it after.
  * Knobs: FUZZ_COUNT (default 6000), FUZZ_SECONDS (default 600), FUZZ_CONCURRENCY
- * (default 8), FUZZ_SEED (default 11). Exit code 1 when a goal is missed.
+ * (default 8), FUZZ_SEED (default 11), FUZZ_TRACE_RSS (1: the server's RSS after each huge
+ * request). Exit code 1 when a goal is missed.
  */
 import http from "node:http";
 import {
@@ -185,11 +186,19 @@ function stream(
       if (!answered) resolve({ status: "timeout" });
       req.destroy();
     });
-    req.on("error", (error) => {
-      if (!answered) resolve({ status: "no answer", detail: error.message });
-    });
+    let sent = 0;
+    const unanswered = (why: string) => {
+      if (!answered)
+        resolve({
+          status: "no answer",
+          detail: `${why} after ${sent >> 20} of ${request.bytes >> 20} MiB sent`,
+        });
+    };
+    req.on("error", (error) => unanswered(error.message));
+    // A connection closed without an error or an answer must still end the request.
+    req.on("close", () => unanswered("connection closed"));
     void (async () => {
-      for (let sent = 0; !answered && sent < request.bytes; sent += chunk.length) {
+      for (; !answered && sent < request.bytes; sent += chunk.length) {
         if (!req.write(chunk)) await drainedOrAnswered(req, () => answered);
       }
       if (!answered && !req.destroyed) req.end();
@@ -206,6 +215,7 @@ async function main() {
   let sent = 0;
   let peakRss = target.pid ? (rssBytes(target.pid) ?? 0) : 0;
   const startRss = peakRss;
+  let smallPhaseRss = 0;
   const sampler = setInterval(() => {
     const rss = target.pid ? rssBytes(target.pid) : null;
     if (rss !== null) peakRss = Math.max(peakRss, rss);
@@ -247,9 +257,14 @@ async function main() {
       }),
     );
     // One at a time, so the memory they cost is not multiplied by the concurrency.
+    smallPhaseRss = peakRss;
     for (const request of hugeRequests(c)) {
       if (Date.now() >= deadline) break;
       record(request, await send(target, request));
+      if (process.env.FUZZ_TRACE_RSS)
+        console.error(
+          `fuzz: after ${request.group}: RSS ${((target.pid ? rssBytes(target.pid) : 0) ?? 0) / 1e6} MB, peak ${(peakRss / 1e6).toFixed(0)} MB`,
+        );
     }
   } finally {
     clearInterval(sampler);
@@ -280,7 +295,7 @@ async function main() {
   );
   console.log(`5xx: ${fiveXx} (must be 0); unanswered: ${unanswered} (must be 0)`);
   const rssLine = target.pid
-    ? `server peak RSS ${(peakRss / 1e6).toFixed(0)} MB (at start ${(startRss / 1e6).toFixed(0)} MB, pid ${target.pid}; must stay under ${RSS_LIMIT / 1e6} MB)`
+    ? `server peak RSS ${(peakRss / 1e6).toFixed(0)} MB (${(smallPhaseRss / 1e6).toFixed(0)} MB before the huge requests; at start ${(startRss / 1e6).toFixed(0)} MB, pid ${target.pid}; must stay under ${RSS_LIMIT / 1e6} MB)`
     : "server RSS not measured: set CHARTER_SERVER_PID";
   console.log(rssLine);
   for (const failure of failures) console.log(`  FAILED ${failure}`);

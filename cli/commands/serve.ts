@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { CliError } from "../errors";
@@ -26,6 +26,26 @@ export function nodeOptionsWithHeapCap(
   if (heapMb <= 0 || /--max-old-space-size\b/.test(own ?? ""))
     return own ? { NODE_OPTIONS: own } : {};
   return { NODE_OPTIONS: [own, `--max-old-space-size=${heapMb}`].filter(Boolean).join(" ") };
+}
+
+/**
+ * The configuration `next build` resolved and saved (`required-server-files.json`), handed
+ * to `next start` as Next's own standalone server hands it (`__NEXT_PRIVATE_STANDALONE_CONFIG`),
+ * so that the server does not load next.config.ts again. On Node 20 loading it means
+ * compiling it with SWC, whose native library then stays mapped: about 26 MB of the
+ * server's resident memory for one file. Empty (Next loads next.config.ts) when the build
+ * saved none that can be read.
+ */
+export function builtConfigEnv(distDir: string): { __NEXT_PRIVATE_STANDALONE_CONFIG?: string } {
+  try {
+    const saved = JSON.parse(
+      readFileSync(path.join(distDir, "required-server-files.json"), "utf8"),
+    ) as { config?: unknown };
+    if (!saved.config || typeof saved.config !== "object") return {};
+    return { __NEXT_PRIVATE_STANDALONE_CONFIG: JSON.stringify(saved.config) };
+  } catch {
+    return {};
+  }
 }
 
 /** How often a silent build says it is still working. */
@@ -148,6 +168,7 @@ async function runNext(mode: "start" | "dev", options: ServeOptions): Promise<nu
         CHARTER_SELF_URL: url,
         // The server drains on SIGTERM itself (lib/server-drain.ts): Next's handler would close the listener and exit first.
         NEXT_MANUAL_SIG_HANDLE: "1",
+        ...(mode === "start" ? builtConfigEnv(nextDistDir()) : {}),
         ...heap,
       },
       stdio: "inherit",

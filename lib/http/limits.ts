@@ -145,8 +145,11 @@ export async function readJson(
     parts.push(decoder.decode(value, { stream: true }));
   }
   parts.push(decoder.decode());
+  const text = parts.join("");
+  // The pieces go before parsing: a 15 MiB body is then held twice at most, not three times.
+  parts.length = 0;
   try {
-    return { value: JSON.parse(parts.join("")) };
+    return { value: JSON.parse(text) };
   } catch {
     throw new BadRequestError("The request body is not valid JSON.");
   }

@@ -21,19 +21,82 @@ export function truncate(value: unknown): string | null {
  */
 export function capToolInput(input: unknown): unknown {
   if (input === undefined || input === null) return null;
-  const text = JSON.stringify(input);
-  if (text.length <= MAX_TOOL_OUTPUT) return input;
+  // Measured, not written out: a 15 MiB input would otherwise cost a second 15 MiB string.
+  const length = jsonLength(input);
+  if (length <= MAX_TOOL_OUTPUT) return input;
   if (typeof input !== "object" || Array.isArray(input))
-    return { _truncated: text.length, preview: normalizeText(text.slice(0, MAX_TOOL_OUTPUT)) };
+    return {
+      _truncated: length,
+      preview: normalizeText(jsonPrefix(input, MAX_TOOL_OUTPUT).slice(0, MAX_TOOL_OUTPUT)),
+    };
   const field = MAX_TOOL_OUTPUT / 10;
   const kept: Record<string, unknown> = {};
   let size = 0;
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
     const short = typeof value === "string" ? cut(value, field) : value;
-    const length = JSON.stringify(short)?.length ?? 0;
-    if (size + length > MAX_TOOL_OUTPUT) continue;
+    const fieldLength = jsonLength(short);
+    if (size + fieldLength > MAX_TOOL_OUTPUT) continue;
     kept[key] = short;
-    size += length + key.length;
+    size += fieldLength + key.length;
   }
-  return { ...kept, _truncated: text.length };
+  return { ...kept, _truncated: length };
+}
+
+/** The length of a JSON string literal of `text`, as JSON.stringify writes it, without writing it. */
+function stringLiteralLength(text: string): number {
+  let length = text.length + 2;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x5c || code === 0x08 || code === 0x0c) length += 1;
+    else if (code === 0x0a || code === 0x0d || code === 0x09) length += 1;
+    else if (code < 0x20) length += 5;
+    else if (code >= 0xd800 && code <= 0xdfff) {
+      // A surrogate pair is written as it is; half of one as \udxxx.
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+      else length += 5;
+    }
+  }
+  return length;
+}
+
+/**
+ * The length of JSON.stringify(value) for a value parsed from JSON (strings, numbers,
+ * booleans, null, arrays and plain objects), counted without building the text.
+ */
+export function jsonLength(value: unknown): number {
+  if (typeof value === "string") return stringLiteralLength(value);
+  if (value === null || typeof value !== "object") return JSON.stringify(value)?.length ?? 0;
+  if (Array.isArray(value))
+    return value.reduce<number>((n, item, i) => n + (i ? 1 : 0) + jsonLength(item ?? null), 2);
+  let length = 2;
+  let first = true;
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    length += (first ? 0 : 1) + stringLiteralLength(key) + 1 + jsonLength(item);
+    first = false;
+  }
+  return length;
+}
+
+/**
+ * Text that begins with the first `max` characters of JSON.stringify(value) (or is all
+ * of it), written only as far as needed: long strings are cut one character past the
+ * budget, so a surrogate pair at the cut is written as JSON.stringify writes it.
+ */
+function jsonPrefix(value: unknown, max: number): string {
+  if (typeof value === "string") return JSON.stringify(value.slice(0, max + 1));
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  const array = Array.isArray(value);
+  let text = array ? "[" : "{";
+  const entries: [string | null, unknown][] = array
+    ? value.map((item) => [null, item ?? null])
+    : Object.entries(value).filter(([, item]) => item !== undefined);
+  for (const [key, item] of entries) {
+    if (text.length > max) return text;
+    if (text.length > 1) text += ",";
+    if (key !== null) text += `${JSON.stringify(key)}:`;
+    text += jsonPrefix(item, Math.max(0, max - text.length));
+  }
+  return text + (array ? "]" : "}");
 }
