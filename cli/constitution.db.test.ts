@@ -10,7 +10,7 @@ import {
   readConstitutionFiles,
   SHIPPED_CONSTITUTION_DIR,
 } from "@/lib/files/constitution";
-import { copyPgliteTemplate } from "@/test/db";
+import { copyPgliteTemplate, testPgUrl } from "@/test/db";
 import { EXIT } from "./errors";
 
 const BIN = path.resolve(import.meta.dirname, "../bin/charter.mjs");
@@ -21,7 +21,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function charter(args: string[], cwd?: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_DATA_DIR: path.join(work, "data") };
-  delete env.DATABASE_URL;
+  // On a PostgreSQL run the commands use this file's own database (no test here is about
+  // the embedded one, which costs each command seconds of WebAssembly start); else PGlite.
+  if (!testPgUrl()) delete env.DATABASE_URL;
   delete env.OPENAI_API_KEY;
   delete env.OPENAI_BASE_URL;
   return spawnSync(process.execPath, [BIN, ...args], {
