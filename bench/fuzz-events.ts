@@ -256,14 +256,14 @@ async function main() {
         }
       }),
     );
-    // One at a time, so the memory they cost is not multiplied by the concurrency.
     smallPhaseRss = peakRss;
+    // One at a time, so the memory they cost is not multiplied by the concurrency.
     for (const request of hugeRequests(c)) {
       if (Date.now() >= deadline) break;
       record(request, await send(target, request));
       if (process.env.FUZZ_TRACE_RSS)
         console.error(
-          `fuzz: after ${request.group}: RSS ${((target.pid ? rssBytes(target.pid) : 0) ?? 0) / 1e6} MB, peak ${(peakRss / 1e6).toFixed(0)} MB`,
+          `fuzz: after ${request.group}: RSS ${(((target.pid ? rssBytes(target.pid) : 0) ?? 0) / 1e6).toFixed(0)} MB, peak ${(peakRss / 1e6).toFixed(0)} MB`,
         );
     }
   } finally {

@@ -5,7 +5,7 @@ describe("jsonLength: the length of JSON.stringify without writing it", () => {
   const values: [string, unknown][] = [
     ["ASCII", "npm test"],
     ["escapes", 'a "quoted" \\ path\n\ttab\r\b\f'],
-    ["control characters", "\u0000\u0001\u001f\u007f"],
+    ["control characters", "\u0000\u0001\u000b\u000e\u001f\u007f"],
     ["a surrogate pair", "emoji 😀 here"],
     ["half a pair, high then low alone", "\ud83d x \ude00"],
     ["a high surrogate at the end", "end \ud83d"],

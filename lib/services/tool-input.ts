@@ -47,8 +47,9 @@ function stringLiteralLength(text: string): number {
   let length = text.length + 2;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 0x22 || code === 0x5c || code === 0x08 || code === 0x0c) length += 1;
-    else if (code === 0x0a || code === 0x0d || code === 0x09) length += 1;
+    // ", \ and the control characters with a short escape (\b \t \n \f \r); other controls as \u00xx.
+    if (code === 0x22 || code === 0x5c || (code >= 0x08 && code <= 0x0d && code !== 0x0b))
+      length += 1;
     else if (code < 0x20) length += 5;
     else if (code >= 0xd800 && code <= 0xdfff) {
       // A surrogate pair is written as it is; half of one as \udxxx.
@@ -61,19 +62,26 @@ function stringLiteralLength(text: string): number {
 }
 
 /**
+ * The members of an array or object as JSON.stringify writes them, one at a time: an
+ * array's items (undefined as null) with no key, an object's defined members with theirs.
+ */
+function* jsonMembers(value: object): Generator<[string | null, unknown]> {
+  if (Array.isArray(value)) for (const item of value) yield [null, item ?? null];
+  else for (const [key, item] of Object.entries(value)) if (item !== undefined) yield [key, item];
+}
+
+/**
  * The length of JSON.stringify(value) for a value parsed from JSON (strings, numbers,
  * booleans, null, arrays and plain objects), counted without building the text.
  */
 export function jsonLength(value: unknown): number {
   if (typeof value === "string") return stringLiteralLength(value);
   if (value === null || typeof value !== "object") return JSON.stringify(value)?.length ?? 0;
-  if (Array.isArray(value))
-    return value.reduce<number>((n, item, i) => n + (i ? 1 : 0) + jsonLength(item ?? null), 2);
   let length = 2;
   let first = true;
-  for (const [key, item] of Object.entries(value)) {
-    if (item === undefined) continue;
-    length += (first ? 0 : 1) + stringLiteralLength(key) + 1 + jsonLength(item);
+  for (const [key, item] of jsonMembers(value)) {
+    length +=
+      (first ? 0 : 1) + (key === null ? 0 : stringLiteralLength(key) + 1) + jsonLength(item);
     first = false;
   }
   return length;
@@ -89,10 +97,7 @@ function jsonPrefix(value: unknown, max: number): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   const array = Array.isArray(value);
   let text = array ? "[" : "{";
-  const entries: [string | null, unknown][] = array
-    ? value.map((item) => [null, item ?? null])
-    : Object.entries(value).filter(([, item]) => item !== undefined);
-  for (const [key, item] of entries) {
+  for (const [key, item] of jsonMembers(value)) {
     if (text.length > max) return text;
     if (text.length > 1) text += ",";
     if (key !== null) text += `${JSON.stringify(key)}:`;
