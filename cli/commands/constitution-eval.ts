@@ -5,6 +5,7 @@ import {
   calibrateSemantic,
   compareEvals,
   ConstitutionStore,
+  crossValidate,
   evalLexical,
   formatIssue,
   injectedIds,
@@ -22,7 +23,7 @@ import { embeddingSettings } from "@/lib/env";
 import { loadConstitution, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { createEmbeddingClient } from "@/lib/llm/embeddings";
 import { CliError } from "../errors";
-import { formatComparison, formatReplay, formatReport } from "./eval-format";
+import { formatComparison, formatCrossValidated, formatReplay, formatReport } from "./eval-format";
 
 type Options = {
   dir?: string;
@@ -128,6 +129,11 @@ export function registerConstitutionEval(constitution: Command): void {
         );
       const store = new ConstitutionStore(draft.constitution);
       const report = await evalLexical(store, set);
+      const learned = await crossValidate(draft.constitution, set, { index: store.index });
+      const models = {
+        domains: Object.keys(learned.model.domains).length,
+        principles: Object.keys(learned.model.principles).length,
+      };
 
       const semantic = options.semantic ? await semanticReport(draft.constitution, set) : undefined;
 
@@ -153,6 +159,12 @@ export function registerConstitutionEval(constitution: Command): void {
               path: "lexical",
               dir,
               ...summary(report),
+              learned: {
+                folds: learned.folds,
+                models,
+                metrics: learned.report.metrics,
+                failures: learned.report.failures,
+              },
               semantic: semantic && {
                 model: semantic.model,
                 semantic_floor: semantic.semantic_floor,
@@ -170,6 +182,7 @@ export function registerConstitutionEval(constitution: Command): void {
         console.log(
           formatReport(report, `${path.relative(process.cwd(), dir) || "."}, lexical path`),
         );
+        console.log(`\n${formatCrossValidated(report, learned.report, learned.folds, models)}`);
         if (semantic)
           console.log(
             `\n${formatReport(semantic.report, `hybrid path, ${semantic.model}, calibrated: CHARTER_SEMANTIC_FLOOR=${semantic.semantic_floor} CHARTER_SEMANTIC_CEILING=${semantic.semantic_ceiling}`)}`,

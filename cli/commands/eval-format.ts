@@ -92,3 +92,27 @@ export function formatReplay(r: ReplayImpact): string {
     ),
   ].join("\n");
 }
+
+/**
+ * The learned term weights' figures beside the keywords' own: each metric
+ * cross-validated (every case answered by a model fitted without it), and its change.
+ */
+export function formatCrossValidated(
+  keywords: EvalReport,
+  learned: EvalReport,
+  folds: number,
+  models: { domains: number; principles: number },
+): string {
+  const lines = [
+    `learned term weights (${models.domains} domain and ${models.principles} principle models), ${folds}-fold cross-validated:`,
+  ];
+  for (const name of Object.keys(METRIC_LABELS) as MetricName[]) {
+    const before = keywords.metrics[name];
+    const after = learned.metrics[name];
+    const change = after - before;
+    lines.push(
+      `  ${METRIC_LABELS[name].padEnd(22)} ${num(after).padEnd(8)} keywords alone ${num(before)}${change ? ` (${change > 0 ? "+" : ""}${num(Math.round(change * 10_000) / 10_000)})` : ""}`,
+    );
+  }
+  return lines.join("\n");
+}

@@ -27,6 +27,8 @@ export const constitutionStoreConfigSchema = z.strictObject({
   principle_min_relevance: z.number().min(0).max(1).default(0.5),
   /** How much a detected domain's confidence carries its principles before their own match (see selection.ts). */
   domain_carry: z.number().min(0).max(1).default(0.5),
+  /** What a detected domain brings when none of its principles was chosen on its own (see selection.ts). */
+  domain_brings: z.enum(["off", "matched", "any"]).default("off"),
   /** The most principles retrieved per prompt, unless a call says otherwise (a cap, not a quota). */
   top_k: z.number().int().min(1).max(200).default(10),
   /** Semantic step (when embeddings are configured): cosine similarity that counts as no evidence ... */

@@ -16,3 +16,5 @@ export * from "./eval";
 export * from "./impact";
 export * from "./eval-store";
 export * from "./hybrid";
+export * from "./learn";
+export * from "./cross-validate";

@@ -6,6 +6,7 @@ import {
   type SemanticCalibration,
   type SemanticSimilarities,
 } from "./hybrid";
+import { applyToDomains, applyToPrinciples, promptFeatures, type LearnedModel } from "./learn";
 import type { DomainHit, LexicalIndex } from "./lexical";
 import type { DetectedDomain, RetrievedPrinciple } from "./retrieval-types";
 import { choose, principleLine, scoreCandidates, type Candidate } from "./selection";
@@ -30,14 +31,16 @@ export function rankDomains(
   config: ConstitutionStoreConfig,
   prompt: string,
   sims?: SemanticSimilarities,
+  learned?: LearnedModel,
 ): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
   const lexical = index.detectDomains(prompt, {
-    max: sims ? Number.MAX_SAFE_INTEGER : config.prefilter_candidates,
+    max: sims || learned ? Number.MAX_SAFE_INTEGER : config.prefilter_candidates,
     minConfidence: 0,
   });
-  const candidates = sims
-    ? fuseDomains(lexical, sims, calibrationOf(config)).slice(0, config.prefilter_candidates)
-    : lexical;
+  const fused = sims ? fuseDomains(lexical, sims, calibrationOf(config)) : lexical;
+  const candidates = (
+    learned ? applyToDomains(fused, learned, promptFeatures(prompt)) : fused
+  ).slice(0, config.prefilter_candidates);
   const floor = (candidates[0]?.confidence ?? 0) * config.lexical_relative_cutoff;
   const lexicalDomains = candidates
     .filter((d) => d.confidence >= config.lexical_min_confidence && d.confidence >= floor)
@@ -53,13 +56,16 @@ export function pickLexically(
   inForce: readonly ResolvedPrinciple[],
   domains: DetectedDomain[],
   sims?: SemanticSimilarities,
+  learned?: LearnedModel,
 ): Candidate[] {
   const rules = {
     principle_min_relevance: config.principle_min_relevance,
     domain_carry: config.domain_carry,
+    domain_brings: config.domain_brings,
   };
   const lexical = index.principleScores(prompt);
-  const own = sims ? fusePrinciples(lexical, sims, calibrationOf(config)) : lexical;
+  const fused = sims ? fusePrinciples(lexical, sims, calibrationOf(config)) : lexical;
+  const own = learned ? applyToPrinciples(fused, learned, promptFeatures(prompt)) : fused;
   return scoreCandidates(
     inForce,
     own,

@@ -14,6 +14,8 @@ export type DomainHit = {
   penalized_by: string[];
   /** The semantic step's confidence, when it ran (hybrid.ts). */
   semantic?: number;
+  /** The learned models' logit added to the lexical confidence, when a model exists (learn.ts). */
+  learned?: number;
 };
 /** How well a principle's own text matches a prompt (0..1), and on which terms; `semantic` when the semantic step ran. */
 export type PrincipleMatch = {
@@ -23,6 +25,8 @@ export type PrincipleMatch = {
   /** True when the match rests on none of the principle's keywords (its examples or rule alone): a domain does not carry such a match. */
   weak?: boolean;
   semantic?: number;
+  /** The learned model's logit added to the lexical confidence, when a model exists (learn.ts). */
+  learned?: number;
 };
 
 /** BM25 settings measured best for domain detection (retrieval.md: k1 = 2, b = 0). */

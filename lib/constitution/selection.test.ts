@@ -34,11 +34,38 @@ const match = (confidence: number, terms: string[] = ["x"]): PrincipleMatch => (
   matched_terms: terms,
   matched_phrases: [],
 });
-const RULES = { principle_min_relevance: 0.5, domain_carry: 0.5 };
+const RULES = { principle_min_relevance: 0.5, domain_carry: 0.5, domain_brings: "off" as const };
 
 describe("scoreCandidates", () => {
   const core = principle("CORE.A.1", "hard", 95, null);
   const med = principle("MED.A.1", "soft", 80, "medical");
+
+  describe("what a detected domain brings when none of its principles was chosen", () => {
+    const other = principle("MED.B.1", "soft", 60, "medical");
+    const domains = new Map([["medical", 0.7]]);
+    const weakOwn = new Map([[other.id, match(0.1)]]);
+    const picked = (brings: "off" | "matched" | "any", own: Map<string, PrincipleMatch>) =>
+      scoreCandidates([med, other], own, domains, {
+        ...RULES,
+        domain_carry: 0,
+        domain_brings: brings,
+      }).map((c) => [c.principle.id, c.relevance, c.why.via, c.why.domain]);
+
+    it("off: nothing", () => expect(picked("off", weakOwn)).toEqual([]));
+    it("matched: the principle the prompt matches best, at the domain's confidence", () =>
+      expect(picked("matched", weakOwn)).toEqual([["MED.B.1", 0.7, "domain", "medical"]]));
+    it("matched: nothing when the prompt matches none of them", () =>
+      expect(picked("matched", new Map())).toEqual([]));
+    it("any: else the prevailing principle (the first in precedence order)", () =>
+      expect(picked("any", new Map())).toEqual([["MED.A.1", 0.7, "domain", "medical"]]));
+    it("nothing from a domain under the relevance threshold", () =>
+      expect(
+        scoreCandidates([med], new Map(), new Map([["medical", 0.4]]), {
+          ...RULES,
+          domain_brings: "any",
+        }),
+      ).toEqual([]));
+  });
 
   it.each([
     ["a core principle the prompt touches", core, match(0.62), new Map(), 0.62, "prompt"],

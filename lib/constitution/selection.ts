@@ -21,6 +21,12 @@ export type SelectionRules = {
   principle_min_relevance: number;
   /** Share of a detected domain's confidence that its principles get before their own match (0 = only their own match counts). */
   domain_carry: number;
+  /**
+   * What a detected domain brings when none of its principles was chosen on its own:
+   * "off" nothing; "matched" its principle the prompt matches best, if it matches any;
+   * "any" that, or else its prevailing principle.
+   */
+  domain_brings: "off" | "matched" | "any";
 };
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
@@ -36,6 +42,61 @@ const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
  * the threshold are returned.
  */
 export function scoreCandidates(
+  inForce: readonly ResolvedPrinciple[],
+  own: ReadonlyMap<string, PrincipleMatch>,
+  domainConfidence: ReadonlyMap<string, number>,
+  rules: SelectionRules,
+): Candidate[] {
+  const scored = scoreEach(inForce, own, domainConfidence, rules);
+  return rules.domain_brings === "off"
+    ? scored
+    : [...scored, ...broughtByDomains(inForce, own, domainConfidence, scored, rules)];
+}
+
+/**
+ * For each detected domain none of whose principles was chosen, the principle of its
+ * overlay that the prompt matches best (inForce is in precedence order, so ties go to
+ * the prevailing one), carried at the domain's confidence: a detected domain is never
+ * silent. With "matched" only a principle with some own match is brought.
+ */
+function broughtByDomains(
+  inForce: readonly ResolvedPrinciple[],
+  own: ReadonlyMap<string, PrincipleMatch>,
+  domainConfidence: ReadonlyMap<string, number>,
+  chosen: readonly Candidate[],
+  rules: SelectionRules,
+): Candidate[] {
+  const served = new Set(chosen.map((c) => c.principle.overlay));
+  const out: Candidate[] = [];
+  for (const [domain, dom] of domainConfidence) {
+    if (served.has(domain) || dom < rules.principle_min_relevance) continue;
+    let best: ResolvedPrinciple | undefined;
+    let bestOwn = -1;
+    for (const p of inForce) {
+      if (p.overlay !== domain) continue;
+      const score = own.get(p.id)?.confidence ?? 0;
+      if (score > bestOwn) [best, bestOwn] = [p, score];
+    }
+    if (!best || (rules.domain_brings === "matched" && bestOwn <= 0)) continue;
+    const match = own.get(best.id);
+    out.push({
+      principle: best,
+      relevance: round4(dom),
+      why: {
+        via: "domain",
+        domain,
+        domain_confidence: dom,
+        own: bestOwn,
+        matched_terms: match?.matched_terms ?? [],
+        matched_phrases: match?.matched_phrases ?? [],
+        semantic: match?.semantic ?? null,
+      },
+    });
+  }
+  return out;
+}
+
+function scoreEach(
   inForce: readonly ResolvedPrinciple[],
   own: ReadonlyMap<string, PrincipleMatch>,
   domainConfidence: ReadonlyMap<string, number>,

@@ -5,6 +5,7 @@ import {
   type ConstitutionStoreConfigInput,
 } from "./config";
 import type { SemanticSimilarities } from "./hybrid";
+import { isEmptyModel, type LearnedModel } from "./learn";
 import { LexicalIndex, type DomainHit } from "./lexical";
 import { failureReason, type LlmPort } from "./llm-port";
 import { llmPrefilter, runDomainAgents } from "./llm-stages";
@@ -38,6 +39,8 @@ type Deps = {
   now?: () => number;
   /** The constitution's lexical index, built before (from a snapshot, say); default: built here. */
   index?: LexicalIndex;
+  /** Term weights learned from the eval set (learn.ts); none: the lexical path alone. */
+  learned?: LearnedModel;
 };
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
@@ -53,6 +56,8 @@ export class ConstitutionStore {
   readonly config: ConstitutionStoreConfig;
   /** The lexical index, for a cache to keep (`toSnapshot`). */
   readonly index: LexicalIndex;
+  /** The learned term weights in use, if any. */
+  readonly learned: LearnedModel | undefined;
   private readonly cache: PrefilterCache<DetectedDomain[]>;
   private readonly now: () => number;
   private lastDebug: DebugInfo | null = null;
@@ -69,6 +74,7 @@ export class ConstitutionStore {
   ) {
     this.config = storeConfig(config);
     this.index = deps.index ?? new LexicalIndex(constitution);
+    this.learned = isEmptyModel(deps.learned) ? undefined : deps.learned;
     this.now = deps.now ?? (() => performance.now());
     this.cache = new PrefilterCache(this.config.prefilter_cache_size, deps.onEvent);
     this.setDomainKeywords(
@@ -144,7 +150,13 @@ export class ConstitutionStore {
       }
     }
     const path = this.usesLlm ? "llm" : sims ? "hybrid" : "lexical";
-    const { candidates, lexicalDomains } = rankDomains(this.index, this.config, prompt, sims);
+    const { candidates, lexicalDomains } = rankDomains(
+      this.index,
+      this.config,
+      prompt,
+      sims,
+      this.learned,
+    );
 
     let cacheStatus: DebugInfo["prefilter_cache_status"] = "disabled";
     let domains: DetectedDomain[];
@@ -183,7 +195,7 @@ export class ConstitutionStore {
       const inForce = resolved.principles;
       const picked = this.usesLlm
         ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls)
-        : pickLexically(this.index, this.config, prompt, inForce, domains, sims);
+        : pickLexically(this.index, this.config, prompt, inForce, domains, sims, this.learned);
       ({ principles, dropped } = toRetrieved(this.config, picked, options.topK));
     }
     const finished = this.now();
@@ -227,7 +239,13 @@ export class ConstitutionStore {
     options: { topK?: number; semantic?: SemanticSimilarities } = {},
   ): { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; dropped: string[] } {
     const domains = this.config.use_domain_prefilter
-      ? rankDomains(this.index, this.config, prompt, options.semantic).lexicalDomains.map((d) => ({
+      ? rankDomains(
+          this.index,
+          this.config,
+          prompt,
+          options.semantic,
+          this.learned,
+        ).lexicalDomains.map((d) => ({
           domain: d.domain,
           confidence: d.confidence,
           source: "lexical" as const,
@@ -238,7 +256,15 @@ export class ConstitutionStore {
       domains,
       ...toRetrieved(
         this.config,
-        pickLexically(this.index, this.config, prompt, inForce, domains, options.semantic),
+        pickLexically(
+          this.index,
+          this.config,
+          prompt,
+          inForce,
+          domains,
+          options.semantic,
+          this.learned,
+        ),
         options.topK,
       ),
     };
@@ -325,7 +351,16 @@ export class ConstitutionStore {
       inForce,
       domains,
       calls,
-      (principles) => pickLexically(this.index, this.config, prompt, principles, domains),
+      (principles) =>
+        pickLexically(
+          this.index,
+          this.config,
+          prompt,
+          principles,
+          domains,
+          undefined,
+          this.learned,
+        ),
     );
   }
 }

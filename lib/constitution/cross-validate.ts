@@ -1,0 +1,68 @@
+import type { ConstitutionStoreConfigInput } from "./config";
+import { runEval, type EvalReport } from "./eval";
+import type { EvalSet } from "./eval-schema";
+import { fitLearned, lexicalEvidence, type FitOptions, type LearnedModel } from "./learn";
+import { LexicalIndex } from "./lexical";
+import type { Constitution } from "./schema";
+import { ConstitutionStore } from "./store";
+
+/** Folds of a cross-validation unless a caller says otherwise. */
+export const CV_FOLDS = 5;
+
+export type CrossValidation = {
+  folds: number;
+  /** Every case answered by a model fitted without it: the figures to trust. */
+  report: EvalReport;
+  /** The model fitted on the whole set (what retrieval uses). */
+  model: LearnedModel;
+};
+
+/**
+ * k-fold cross-validation of the learned weights on an eval set: case i is in fold i mod
+ * k, each fold is answered by a model fitted on the other folds, and the eval is scored
+ * over all of them. The figures never include a case the model was fitted on. A set
+ * with fewer cases than folds is answered by the keywords alone (no model can be held out).
+ */
+export async function crossValidate(
+  constitution: Constitution,
+  set: EvalSet,
+  options: {
+    folds?: number;
+    config?: ConstitutionStoreConfigInput;
+    fit?: Partial<FitOptions>;
+    index?: LexicalIndex;
+    now?: () => number;
+  } = {},
+): Promise<CrossValidation> {
+  const k = options.folds ?? CV_FOLDS;
+  const index = options.index ?? new LexicalIndex(constitution);
+  const now = options.now ?? (() => performance.now());
+  const evidence = set.cases.map((c) => lexicalEvidence(index, c.prompt));
+  const foldOf = (i: number) => i % k;
+  const stores = Array.from({ length: k }, (_, fold) => {
+    const train = set.cases.filter((_, i) => foldOf(i) !== fold);
+    const learned =
+      set.cases.length >= k
+        ? fitLearned(
+            constitution,
+            index,
+            train,
+            options.fit,
+            evidence.filter((_, i) => foldOf(i) !== fold),
+          )
+        : undefined;
+    return new ConstitutionStore(constitution, options.config, { index, learned });
+  });
+  const fold = new Map(set.cases.map((c, i) => [c.prompt, foldOf(i)]));
+  const report = await runEval(set, (prompt) => {
+    const started = now();
+    const got = stores[fold.get(prompt) ?? 0]!.retrieveLexical(prompt);
+    return {
+      domains: got.domains.map((d) => d.domain),
+      principles: got.principles.map((p) => ({ id: p.id, domain: p.overlay, chars: p.chars })),
+      ms: now() - started,
+    };
+  });
+  const model = fitLearned(constitution, index, set.cases, options.fit, evidence);
+  return { folds: k, report, model };
+}
