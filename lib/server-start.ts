@@ -12,6 +12,7 @@ import { currentStore, ensureConstitution } from "@/lib/services/constitution";
 import { applyInitOnStart } from "@/lib/services/init";
 import { startRecomputeWorker, stopRecomputeWorker } from "@/lib/services/recompute";
 import { startReflectionWorker, stopReflectionWorker } from "@/lib/services/reflect";
+import { startFitWorker, stopFitWorker } from "@/lib/services/learned";
 import { setServerState } from "@/lib/startup";
 import { warmIngestPath } from "./server-warm-up";
 
@@ -82,6 +83,7 @@ export async function onServerStart(): Promise<void> {
     installSignalDrain(() => {
       stopRecomputeWorker();
       stopReflectionWorker();
+      stopFitWorker();
     });
   try {
     await lifecycle.serialisedStart(startUpWrites);
@@ -96,5 +98,6 @@ export async function onServerStart(): Promise<void> {
   // The routes load on their first request: one real event, sent once the server listens, so an agent's first prompt does not pay for it.
   void warmIngestPath(env().CHARTER_SELF_URL).finally(() => setServerState("ready"));
   startRecomputeWorker();
+  startFitWorker();
   if (env().CHARTER_REFLECT_ON_SESSION_END) startReflectionWorker();
 }

@@ -1,7 +1,7 @@
 import type { ConstitutionStoreConfigInput } from "./config";
 import { runEval, type EvalReport } from "./eval";
 import type { EvalSet } from "./eval-schema";
-import { fitLearned, lexicalEvidence, type FitOptions, type LearnedModel } from "./learn";
+import { fitLearnedAsync, lexicalEvidence, type FitOptions, type LearnedModel } from "./learn";
 import { LexicalIndex } from "./lexical";
 import type { Constitution } from "./schema";
 import { ConstitutionStore } from "./store";
@@ -32,27 +32,31 @@ export async function crossValidate(
     fit?: Partial<FitOptions>;
     index?: LexicalIndex;
     now?: () => number;
+    /** Awaited between models (see fitLearnedAsync); default: none. */
+    pause?: () => Promise<void>;
   } = {},
 ): Promise<CrossValidation> {
   const k = options.folds ?? CV_FOLDS;
   const index = options.index ?? new LexicalIndex(constitution);
   const now = options.now ?? (() => performance.now());
   const evidence = set.cases.map((c) => lexicalEvidence(index, c.prompt));
+  const pause = options.pause ?? (() => Promise.resolve());
   const foldOf = (i: number) => i % k;
-  const stores = Array.from({ length: k }, (_, fold) => {
-    const train = set.cases.filter((_, i) => foldOf(i) !== fold);
+  const stores: ConstitutionStore[] = [];
+  for (let fold = 0; fold < k; fold++) {
     const learned =
       set.cases.length >= k
-        ? fitLearned(
+        ? await fitLearnedAsync(
             constitution,
             index,
-            train,
+            set.cases.filter((_, i) => foldOf(i) !== fold),
+            pause,
             options.fit,
             evidence.filter((_, i) => foldOf(i) !== fold),
           )
         : undefined;
-    return new ConstitutionStore(constitution, options.config, { index, learned });
-  });
+    stores.push(new ConstitutionStore(constitution, options.config, { index, learned }));
+  }
   const fold = new Map(set.cases.map((c, i) => [c.prompt, foldOf(i)]));
   const report = await runEval(set, (prompt) => {
     const started = now();
@@ -63,6 +67,6 @@ export async function crossValidate(
       ms: now() - started,
     };
   });
-  const model = fitLearned(constitution, index, set.cases, options.fit, evidence);
+  const model = await fitLearnedAsync(constitution, index, set.cases, pause, options.fit, evidence);
   return { folds: k, report, model };
 }

@@ -203,9 +203,45 @@ export function fitLearned(
   index: LexicalIndex,
   cases: readonly EvalCase[],
   options: Partial<FitOptions> = {},
-  evidence: readonly LexicalEvidence[] = cases.map((c) => lexicalEvidence(index, c.prompt)),
+  evidence?: readonly LexicalEvidence[],
 ): LearnedModel {
+  const steps = fitSteps(constitution, index, cases, options, evidence);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * fitLearned in slices: `pause` is awaited after each model is fitted, so a server can
+ * give its event loop back between them (one model takes milliseconds; a whole fit, seconds).
+ */
+export async function fitLearnedAsync(
+  constitution: Constitution,
+  index: LexicalIndex,
+  cases: readonly EvalCase[],
+  pause: () => Promise<void>,
+  options: Partial<FitOptions> = {},
+  evidence?: readonly LexicalEvidence[],
+): Promise<LearnedModel> {
+  const steps = fitSteps(constitution, index, cases, options, evidence);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await pause();
+  }
+}
+
+/** The fit as a sequence of steps, one per model. */
+function* fitSteps(
+  constitution: Constitution,
+  index: LexicalIndex,
+  cases: readonly EvalCase[],
+  options: Partial<FitOptions>,
+  given: readonly LexicalEvidence[] | undefined,
+): Generator<void, LearnedModel> {
   const o = { ...FIT_DEFAULTS, ...options };
+  const evidence = given ?? cases.map((c) => lexicalEvidence(index, c.prompt));
   const names: string[] = [];
   const numbers = new Map<string, number>();
   const number = (f: string) => {
@@ -225,6 +261,7 @@ export function fitLearned(
       weight: c.domains.includes(domain) ? o.domain_positive_weight : 1,
     }));
     domains[domain] = fitOne(examples, names, o);
+    yield;
   }
   const principles: Record<string, LinearModel> = {};
   const owners = principleOwners(constitution);
@@ -246,6 +283,7 @@ export function fitLearned(
         });
     });
     principles[id] = fitOne(examples, names, o);
+    yield;
   }
   return { format: LEARNED_FORMAT, cases: cases.length, domains, principles };
 }

@@ -8,7 +8,7 @@ import { inTransaction, type Tx } from "./transaction";
  * What the in-memory caches (verified API keys, the constitution head, the weight set in
  * force) depend on. A change names a topic and, when it concerns one row, its id.
  */
-export type Topic = "api_key" | "user" | "constitution" | "weights";
+export type Topic = "api_key" | "user" | "constitution" | "constitution_model" | "weights";
 export type Change = { topic: Topic; id?: string };
 /** A change, or null: "anything may have changed" (the listener was lost or is back). */
 export type Listener = (change: Change | null) => void;

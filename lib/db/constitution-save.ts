@@ -7,6 +7,7 @@ import {
 import { ConflictError, ValidationError } from "@/lib/errors";
 import { auditLog, type Actor } from "./audit";
 import { changeBus } from "./change-bus";
+import { constitutionModels } from "./constitution-models";
 import { HEAD_ID, meta, parsed, type VersionMeta } from "./constitution-rows";
 import { contentHash } from "./version-parse";
 
@@ -111,6 +112,8 @@ export async function saveVersion(
         ...(input.file ? { file: input.file } : {}),
       },
     });
+    // Its learned weights are fitted in the background (lib/services/learned.ts).
+    await constitutionModels.queueFit(tx, row.id);
     await announce({ topic: "constitution", id: String(row.id) });
     parsed.set(row.id, {
       ...meta(row),

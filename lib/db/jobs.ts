@@ -8,11 +8,12 @@ import { weightSets } from "./weights";
 
 export type { JobKind };
 
-/** The leased job table: recomputes of stored totals (kind "recompute") and reflections on ended sessions (kind "reflect"). */
+/** The leased job table: recomputes of stored totals (kind "recompute"), reflections on ended sessions (kind "reflect") and fits of learned weights (kind "fit"). */
 export type LeasedJob = {
   id: number;
   weight_set_id: number | null;
   session_id: string | null;
+  version_id: number | null;
   cursor: string | null;
 };
 
@@ -20,6 +21,7 @@ export type LeasedJob = {
 const JOB_NAMES: Record<JobKind, string> = {
   recompute: "the recompute job",
   reflect: "the reflection job",
+  fit: "the fit job",
 };
 
 /** A worker no longer holds a job's lease: another instance took it over, or it was superseded. */
@@ -52,7 +54,7 @@ export const jobs = {
       WHERE kind = ${kind} AND status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
       ORDER BY id LIMIT ${options.limit} FOR UPDATE SKIP LOCKED
     )
-    RETURNING id, weight_set_id, session_id, cursor`;
+    RETURNING id, weight_set_id, session_id, version_id, cursor`;
   },
 
   /**

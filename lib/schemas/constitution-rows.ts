@@ -1,7 +1,9 @@
 import { z } from "zod";
 import {
+  LEARNED_FORMAT,
   THRESHOLDS,
   type ConstitutionFile,
+  type LearnedModel,
   type EvalFailure,
   type EvalMetrics,
   type ThresholdName,
@@ -92,3 +94,13 @@ export type EvalHistoryEntry = {
   current: boolean;
   run: EvalRun;
 };
+
+const linearModelSchema = z.object({ bias: z.number(), weights: z.record(z.string(), z.number()) });
+
+/** constitution_model.model: the learned term weights of lib/constitution/learn.ts. */
+export const learnedModelSchema = z.object({
+  format: z.literal(LEARNED_FORMAT),
+  cases: z.number(),
+  domains: z.record(z.string(), linearModelSchema),
+  principles: z.record(z.string(), linearModelSchema),
+}) satisfies z.ZodType<LearnedModel>;

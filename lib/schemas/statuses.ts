@@ -5,8 +5,8 @@ import { z } from "zod";
  * (lib/db): a value outside its list is a corrupt row, not a new state.
  */
 
-/** background_job.kind: totals under a weight set, or the reflector on one ended session. */
-export const JOB_KINDS = ["recompute", "reflect"] as const;
+/** background_job.kind: totals under a weight set, the reflector on one ended session, or the learned weights of a constitution version. */
+export const JOB_KINDS = ["recompute", "reflect", "fit"] as const;
 export const jobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof jobKindSchema>;
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   ConflictingDefinitionError,
   ConstitutionStore,
+  type LearnedModel,
   type Retrieval,
   type SemanticPort,
 } from "@/lib/constitution";
@@ -15,10 +16,11 @@ import { log } from "@/lib/log";
 import { UnavailableError, ValidationError } from "@/lib/errors";
 import { callLog } from "./call-log";
 import { semanticFor } from "./embeddings";
+import { learnedFor } from "./learned";
 
 export { callLog };
 
-type Cached = { versionId: number; store: ConstitutionStore };
+type Cached = { versionId: number; learned: LearnedModel | undefined; store: ConstitutionStore };
 const globalStore = globalThis as unknown as { __charterStore?: Cached };
 
 /** On a database with no constitution, imports the shipped `constitution/` directory as version 1. */
@@ -58,11 +60,17 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
     throw new UnavailableError(
       "No constitution is loaded yet: start the server once, or run `charter constitution import`.",
     );
-  // Built synchronously: two requests that find the version changed cannot both build it.
-  if (globalStore.__charterStore?.versionId !== version.id)
-    globalStore.__charterStore = { versionId: version.id, store: buildStore(version) };
+  const learned = await learnedFor(version.id);
+  // Built synchronously: two requests that find the version (or its fit) changed cannot both build it.
+  let kept = globalStore.__charterStore;
+  if (kept?.versionId !== version.id || kept.learned !== learned)
+    globalStore.__charterStore = kept = {
+      versionId: version.id,
+      learned,
+      store: buildStore(version, learned, kept?.versionId === version.id ? kept.store : undefined),
+    };
   rebuildOnChange();
-  return { store: globalStore.__charterStore.store, version };
+  return { store: kept.store, version };
 }
 
 /** The version whose store (and search index) this process has built, or null: what the next prompt finds ready. */
@@ -70,7 +78,12 @@ export function builtStoreVersion(): number | null {
   return globalStore.__charterStore?.versionId ?? null;
 }
 
-function buildStore(version: Version): ConstitutionStore {
+/** A version's store; `same` (the version's store without its fit) lends its built index. */
+function buildStore(
+  version: Version,
+  learned: LearnedModel | undefined,
+  same?: ConstitutionStore,
+): ConstitutionStore {
   const e = env();
   const path = retrievalPath(e);
   const llm = path === "llm" ? llmSettings(e) : null;
@@ -90,6 +103,8 @@ function buildStore(version: Version): ConstitutionStore {
         : undefined,
       semantic: path === "hybrid" && embeddingSettings(e) ? semanticPort(version) : undefined,
       onEvent: (event) => orchestrationLog().record(event),
+      index: same?.index,
+      learned,
     },
   );
 }
@@ -105,7 +120,7 @@ function rebuildOnChange(): void {
   if (rebuild.__charterStoreRebuild) return;
   rebuild.__charterStoreRebuild = true;
   changeBus.subscribe((change) => {
-    if (change?.topic !== "constitution") return;
+    if (change?.topic !== "constitution" && change?.topic !== "constitution_model") return;
     // After the writer's commit has returned to it: the build never delays the save's answer.
     setImmediate(() => {
       currentStore().catch((error: unknown) =>

@@ -145,7 +145,7 @@ function send(
   const job: RetrievalJob = { id, versionId, prompts };
   // Messages are handled in order: a worker has the version of the last job that carried one.
   if (slot.sentVersion !== versionId) {
-    job.load = { constitution: store.constitution, config: store.config };
+    job.load = { constitution: store.constitution, config: store.config, learned: store.learned };
     slot.sentVersion = versionId;
   }
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { Constitution, ConstitutionStoreConfig } from "@/lib/constitution";
+import type { Constitution, ConstitutionStoreConfig, LearnedModel } from "@/lib/constitution";
 import type { EventResult } from "@/lib/schemas/events";
 
 /** A principle as an event's answer names it. */
@@ -19,7 +19,7 @@ export function brief(principles: readonly BriefPrinciple[]): BriefPrinciple[] {
 export type RetrievalJob = {
   id: number;
   versionId: number;
-  load?: { constitution: Constitution; config: ConstitutionStoreConfig };
+  load?: { constitution: Constitution; config: ConstitutionStoreConfig; learned?: LearnedModel };
   prompts: string[];
 };
 

@@ -17,7 +17,9 @@ parentPort?.on("message", (job: RetrievalJob) => {
     if (job.load)
       current = {
         versionId: job.versionId,
-        store: new ConstitutionStore(job.load.constitution, job.load.config),
+        store: new ConstitutionStore(job.load.constitution, job.load.config, {
+          learned: job.load.learned,
+        }),
       };
     if (!current || current.versionId !== job.versionId)
       throw new Error(`the worker holds no store for version ${job.versionId}`);

@@ -1,0 +1,63 @@
+import type { EvalMetrics, LearnedModel } from "@/lib/constitution";
+import { evalMetricsSchema, learnedModelSchema } from "@/lib/schemas/constitution-rows";
+import { db } from "./client";
+import type { Prisma } from "./generated/prisma/client";
+import { parseColumn } from "./json-column";
+import type { Tx } from "./transaction";
+
+/** A version's learned term weights, with the eval's figures on the keywords alone and cross-validated. */
+export type StoredModel = {
+  versionId: number;
+  model: LearnedModel;
+  folds: number;
+  keywords: EvalMetrics;
+  crossValidated: EvalMetrics;
+  fitMs: number;
+  createdAt: Date;
+};
+
+/** Learned models, one per version: a version's constitution and eval set never change, so neither does its fit. */
+export const constitutionModels = {
+  async get(versionId: number): Promise<StoredModel | null> {
+    const row = await db().constitutionModel.findUnique({ where: { versionId } });
+    if (!row) return null;
+    const ref = (field: string) => ({ table: "constitution_model", id: versionId, field });
+    return {
+      versionId,
+      model: parseColumn(learnedModelSchema, row.model, ref("model")),
+      folds: row.folds,
+      keywords: parseColumn(evalMetricsSchema, row.keywords, ref("keywords")),
+      crossValidated: parseColumn(evalMetricsSchema, row.crossValidated, ref("cross_validated")),
+      fitMs: row.fitMs,
+      createdAt: row.createdAt,
+    };
+  },
+
+  /** Stores a fit; one already stored for the version (by another instance) is kept. */
+  async put(fit: Omit<StoredModel, "createdAt">): Promise<void> {
+    await db().constitutionModel.createMany({
+      data: [
+        {
+          versionId: fit.versionId,
+          model: fit.model as unknown as Prisma.InputJsonValue,
+          folds: fit.folds,
+          keywords: fit.keywords as unknown as Prisma.InputJsonValue,
+          crossValidated: fit.crossValidated as unknown as Prisma.InputJsonValue,
+          fitMs: fit.fitMs,
+        },
+      ],
+      skipDuplicates: true,
+    });
+  },
+
+  /** Queues the fit of a version (in the transaction that saves it). */
+  async queueFit(tx: Tx, versionId: number): Promise<void> {
+    await tx.$executeRaw`INSERT INTO background_job (kind, version_id, status) VALUES ('fit', ${versionId}, 'queued')`;
+  },
+
+  /** Queues the fit of a version that has neither a model nor a fit job (versions saved before fits existed). */
+  async queueFitIfMissing(versionId: number): Promise<void> {
+    await db()
+      .$executeRaw`INSERT INTO background_job (kind, version_id, status) SELECT 'fit', ${versionId}, 'queued' WHERE NOT EXISTS (SELECT 1 FROM constitution_model WHERE version_id = ${versionId}) AND NOT EXISTS (SELECT 1 FROM background_job WHERE kind = 'fit' AND version_id = ${versionId} AND status IN ('queued', 'running', 'done'))`;
+  },
+} as const;

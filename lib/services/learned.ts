@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import {
+  ConstitutionStore,
+  crossValidate,
+  evalLexical,
+  isEmptyModel,
+  LexicalIndex,
+  type LearnedModel,
+} from "@/lib/constitution";
+import { changeBus, memo } from "@/lib/db/change-bus";
+import { constitutionVersions } from "@/lib/db/constitution";
+import { constitutionModels, type StoredModel } from "@/lib/db/constitution-models";
+import { jobs } from "@/lib/db/jobs";
+import { envStoreConfig } from "@/lib/env";
+import { log } from "@/lib/log";
+import { startWorkerLoop, type WorkerLoop } from "./worker-loop";
+
+/** A fit job that failed this many times is given up (the version is served on its keywords alone). */
+export const FIT_ATTEMPTS = 3;
+
+/** Gives the event loop back between two models of a fit, so hooks are answered while it runs. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Fits a version's learned weights from its eval set and stores them with the eval's
+ * figures on the keywords alone and cross-validated; an instance that already has the
+ * version's store reuses its index. Announced, so every instance serves the model at once.
+ */
+export async function fitVersion(versionId: number, index?: LexicalIndex): Promise<StoredModel> {
+  const stored = await constitutionModels.get(versionId);
+  if (stored) return stored;
+  const version = await constitutionVersions.get(versionId);
+  const started = performance.now();
+  const built = index ?? new LexicalIndex(version.constitution);
+  const config = envStoreConfig();
+  const keywords = await evalLexical(
+    new ConstitutionStore(version.constitution, config, { index: built }),
+    version.evals,
+  );
+  const cv = await crossValidate(version.constitution, version.evals, {
+    index: built,
+    config,
+    pause: yieldToLoop,
+  });
+  await constitutionModels.put({
+    versionId,
+    model: cv.model,
+    folds: cv.folds,
+    keywords: keywords.metrics,
+    crossValidated: cv.report.metrics,
+    fitMs: Math.round(performance.now() - started),
+  });
+  await changeBus.announce({ topic: "constitution_model", id: String(versionId) });
+  return (await constitutionModels.get(versionId))!;
+}
+
+/**
+ * The learned model a version is served with, or undefined while it has none (not fitted
+ * yet, or fitted from no labels). Kept in memory until a fit is announced.
+ */
+export async function learnedFor(versionId: number): Promise<LearnedModel | undefined> {
+  const models = memo(
+    "learned-models",
+    ["constitution_model"],
+    async () => new Map<number, LearnedModel | null>(),
+  );
+  const kept = await models.get();
+  if (!kept.has(versionId)) {
+    const stored = await constitutionModels.get(versionId);
+    kept.set(versionId, stored && !isEmptyModel(stored.model) ? stored.model : null);
+    // A version saved before fits existed (or whose job was lost) gets one now.
+    if (!stored) await constitutionModels.queueFitIfMissing(versionId);
+  }
+  return kept.get(versionId) ?? undefined;
+}
+
+/** Runs queued fits, one at a time, until none is left; returns how many ran. */
+export async function drainFits(owner: string = randomUUID()): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const [job] = await jobs.claim("fit", owner, { limit: 1, leaseSeconds: 300 });
+    if (!job) return done;
+    try {
+      const fit = await fitVersion(job.version_id!);
+      log.info(
+        `fitted the learned weights of constitution version ${fit.versionId} in ${fit.fitMs} ms (${Object.keys(fit.model.domains).length} domain and ${Object.keys(fit.model.principles).length} principle models)`,
+      );
+      await jobs.finish(job.id, owner);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.warn(`fit of constitution version ${job.version_id}: ${message}`);
+      await jobs.release(job.id, owner, message, FIT_ATTEMPTS).catch(() => undefined);
+    }
+    done += 1;
+  }
+}
+
+const globalWorker = globalThis as unknown as { __charterFit?: WorkerLoop };
+
+/** Starts this process's fit worker: it polls the queue and backs off (logging once) while the database is down. */
+export function startFitWorker(intervalMs = 2_000): void {
+  if (globalWorker.__charterFit) return;
+  const owner = `${process.pid}-${randomUUID()}`;
+  globalWorker.__charterFit = startWorkerLoop(
+    async () => {
+      await drainFits(owner);
+    },
+    { name: "the fit worker", intervalMs },
+  );
+}
+
+/** Stops this process's fit worker (at shutdown). */
+export function stopFitWorker(): void {
+  globalWorker.__charterFit?.stop();
+  globalWorker.__charterFit = undefined;
+}
