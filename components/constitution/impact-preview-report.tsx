@@ -1,14 +1,8 @@
 import { Badge, cx } from "@/components/ui/primitives";
 import type { CaseDelta, ReplayImpact } from "@/lib/constitution";
 import type { ImpactPreview } from "@/lib/schemas/constitution";
-import { deltaRows, METRIC_LABELS, type DeltaRow } from "./eval-metrics";
-
-const toneClass: Record<DeltaRow["tone"], string> = {
-  red: "bg-red-50 text-red-800",
-  amber: "bg-amber-50 text-amber-900",
-  green: "bg-emerald-50 text-emerald-800",
-  slate: "text-slate-500",
-};
+import { deltaRows, METRIC_LABELS } from "./eval-metrics";
+import { MetricDeltaTable } from "./metric-delta-table";
 
 function Ids({ ids, sign }: { ids: string[]; sign?: "+" | "-" }) {
   if (ids.length === 0) return <span className="text-xs text-slate-400">none</span>;
@@ -191,28 +185,7 @@ export function ImpactPreviewReport({ preview }: { preview: ImpactPreview }) {
         </p>
       ) : (
         <>
-          <table aria-label="Eval metrics before and after" className="min-w-full text-sm">
-            <thead>
-              <tr className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <th className="py-1 pr-3 font-semibold">Metric</th>
-                <th className="py-1 pr-3 font-semibold">Before</th>
-                <th className="py-1 pr-3 font-semibold">After</th>
-                <th className="py-1 font-semibold">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.name} data-testid={`delta-${r.name}`} className={toneClass[r.tone]}>
-                  <td className="py-1 pr-3 pl-1">{r.label}</td>
-                  <td className="py-1 pr-3 tabular-nums">{r.before}</td>
-                  <td className="py-1 pr-3 tabular-nums">{r.after}</td>
-                  <td className="py-1 tabular-nums">
-                    {r.change === "same" ? "same" : `${r.diff} (${r.change})`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <MetricDeltaTable rows={rows} label="Eval metrics before and after" />
           <p className="text-sm text-slate-600">
             {comparison.changed_cases} of {draft.metrics.cases} eval{" "}
             {draft.metrics.cases === 1 ? "case injects" : "cases inject"} something different.

@@ -1,20 +1,14 @@
-import type { EvalMetrics, LearnedModel } from "@/lib/constitution";
-import { evalMetricsSchema, learnedModelSchema } from "@/lib/schemas/constitution-rows";
+import {
+  evalMetricsSchema,
+  learnedModelSchema,
+  type StoredModel,
+} from "@/lib/schemas/constitution-rows";
 import { db } from "./client";
 import type { Prisma } from "./generated/prisma/client";
 import { parseColumn } from "./json-column";
 import type { Tx } from "./transaction";
 
-/** A version's learned term weights, with the eval's figures on the keywords alone and cross-validated. */
-export type StoredModel = {
-  versionId: number;
-  model: LearnedModel;
-  folds: number;
-  keywords: EvalMetrics;
-  crossValidated: EvalMetrics;
-  fitMs: number;
-  createdAt: Date;
-};
+export type { StoredModel };
 
 /** Learned models, one per version: a version's constitution and eval set never change, so neither does its fit. */
 export const constitutionModels = {
@@ -47,6 +41,15 @@ export const constitutionModels = {
         },
       ],
       skipDuplicates: true,
+    });
+  },
+
+  /** The newest fit job of a version, if any: its status and why it failed. */
+  async latestFit(versionId: number): Promise<{ status: string; error: string | null } | null> {
+    return db().backgroundJob.findFirst({
+      where: { kind: "fit", versionId },
+      orderBy: { id: "desc" },
+      select: { status: true, error: true },
     });
   },
 

@@ -104,3 +104,21 @@ export const learnedModelSchema = z.object({
   domains: z.record(z.string(), linearModelSchema),
   principles: z.record(z.string(), linearModelSchema),
 }) satisfies z.ZodType<LearnedModel>;
+
+/** A version's learned term weights, with the eval's metrics on the keywords alone and cross-validated (constitution_model). */
+export type StoredModel = {
+  versionId: number;
+  model: LearnedModel;
+  folds: number;
+  keywords: EvalMetrics;
+  crossValidated: EvalMetrics;
+  fitMs: number;
+  createdAt: Date;
+};
+
+/** What the Evals page shows of a version's learned weights. */
+export type LearnedStatus =
+  | { state: "fitted"; fit: StoredModel }
+  | { state: "pending" }
+  | { state: "failed"; error: string }
+  | { state: "none" };

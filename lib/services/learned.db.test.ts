@@ -4,7 +4,7 @@ import { constitutionModels } from "@/lib/db/constitution-models";
 import { db } from "@/lib/db/client";
 import { setupTestDatabase } from "@/test/db";
 import { currentStore, ensureConstitution, retrieve } from "./constitution";
-import { drainFits, learnedFor } from "./learned";
+import { drainFits, learnedFor, learnedStatus } from "./learned";
 
 let teardown: () => Promise<void>;
 const actor = { id: null, label: "test" };
@@ -51,6 +51,7 @@ describe("learned weights per version", () => {
       actor,
     );
     expect((await fitJobs(saved.id)).map((j) => j.status)).toEqual(["queued"]);
+    expect(await learnedStatus(saved.id)).toEqual({ state: "pending" });
     const prompt = `${WORD} again, third time this month`;
     const before = await retrieve(prompt);
     expect(before.domains.map((d) => d.domain)).not.toContain("medical");
@@ -58,6 +59,7 @@ describe("learned weights per version", () => {
     expect(await drainFits("test-owner")).toBeGreaterThanOrEqual(1);
     expect((await fitJobs(saved.id)).map((j) => j.status)).toEqual(["done"]);
     const stored = (await constitutionModels.get(saved.id))!;
+    expect(await learnedStatus(saved.id)).toEqual({ state: "fitted", fit: stored });
     expect(stored.folds).toBe(5);
     expect(stored.model.cases).toBe(stored.keywords.cases);
     expect(stored.crossValidated.cases).toBe(stored.keywords.cases);
@@ -74,6 +76,7 @@ describe("learned weights per version", () => {
     const current = (await constitutionVersions.current())!;
     await db().constitutionModel.deleteMany({ where: { versionId: current.id } });
     await db().backgroundJob.deleteMany({ where: { kind: "fit", versionId: current.id } });
+    expect(await learnedStatus(current.id)).toEqual({ state: "none" });
     await db().$executeRaw`SELECT pg_notify('charter_changes', '{"topic":"constitution_model"}')`;
     await constitutionModels.queueFitIfMissing(current.id);
     await constitutionModels.queueFitIfMissing(current.id);

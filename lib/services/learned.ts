@@ -9,7 +9,8 @@ import {
 } from "@/lib/constitution";
 import { changeBus, memo } from "@/lib/db/change-bus";
 import { constitutionVersions } from "@/lib/db/constitution";
-import { constitutionModels, type StoredModel } from "@/lib/db/constitution-models";
+import { constitutionModels } from "@/lib/db/constitution-models";
+import type { LearnedStatus, StoredModel } from "@/lib/schemas/constitution-rows";
 import { jobs } from "@/lib/db/jobs";
 import { envStoreConfig } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -72,6 +73,15 @@ export async function learnedFor(versionId: number): Promise<LearnedModel | unde
     if (!stored) await constitutionModels.queueFitIfMissing(versionId);
   }
   return kept.get(versionId) ?? undefined;
+}
+
+export async function learnedStatus(versionId: number): Promise<LearnedStatus> {
+  const fit = await constitutionModels.get(versionId);
+  if (fit) return { state: "fitted", fit };
+  const job = await constitutionModels.latestFit(versionId);
+  if (!job) return { state: "none" };
+  if (job.status === "failed") return { state: "failed", error: job.error ?? "unknown error" };
+  return { state: "pending" };
 }
 
 /** Runs queued fits, one at a time, until none is left; returns how many ran. */

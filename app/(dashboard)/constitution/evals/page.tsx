@@ -11,6 +11,8 @@ import { NoEvals } from "@/components/constitution/no-evals";
 import { Badge, Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { evalHistory, hybridEvalOfVersion } from "@/lib/services/constitution-eval";
+import { learnedStatus } from "@/lib/services/learned";
+import { LearnedCard } from "@/components/constitution/learned-card";
 
 export const metadata: Metadata = { title: "Constitution evals" };
 
@@ -58,6 +60,7 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
   const { run } = entry ?? current;
   // With embeddings configured, the hybrid path the server retrieves on is measured beside the lexical one.
   const hybrid = entry && run.caseCount > 0 ? await hybridEvalOfVersion(entry.versionId) : null;
+  const learned = entry && run.caseCount > 0 ? await learnedStatus(entry.versionId) : null;
   const title = entry
     ? `Version ${entry.versionId}${entry.current ? " (current)" : ""}: ${run.caseCount} ${run.caseCount === 1 ? "case" : "cases"}`
     : "";
@@ -119,6 +122,11 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
                 <EvalStatCards metrics={hybrid.metrics} thresholds={hybrid.thresholds} />
               </div>
             )}
+          </Card>
+        ) : null}
+        {learned ? (
+          <Card title={`Learned term weights, version ${entry!.versionId}`}>
+            <LearnedCard status={learned} thresholds={run.thresholds} />
           </Card>
         ) : null}
         <Card title="Over versions">
