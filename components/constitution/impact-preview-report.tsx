@@ -1,7 +1,7 @@
 import { Badge, cx } from "@/components/ui/primitives";
 import type { CaseDelta, ReplayImpact } from "@/lib/constitution";
 import type { ImpactPreview } from "@/lib/schemas/constitution";
-import { deltaRows, METRIC_LABELS } from "./eval-metrics";
+import { deltaRows, METRIC_LABELS, METRIC_NAMES } from "./eval-metrics";
 import { MetricDeltaTable } from "./metric-delta-table";
 
 function Ids({ ids, sign }: { ids: string[]; sign?: "+" | "-" }) {
@@ -155,6 +155,35 @@ function Replay({ replay }: { replay: ReplayImpact }) {
   );
 }
 
+/** What the draft's learned weights would change, cross-validated (no case answered by a model fitted on it). */
+function Learned({ preview }: { preview: ImpactPreview }) {
+  const { learned, draft } = preview;
+  const before = learned.base ?? draft.metrics;
+  const rows = deltaRows(
+    METRIC_NAMES.map((name) => ({ name, before: before[name], after: learned.draft[name] })),
+    [],
+  );
+  return (
+    <div className="border-t border-slate-100 pt-3" data-testid="impact-learned">
+      <h4 className="mb-1 text-sm font-semibold text-slate-800">
+        Learned weights, {learned.folds}-fold cross-validated
+      </h4>
+      <p className="mb-2 text-xs text-slate-600">
+        {learned.base
+          ? "The base version's learned figures (on its own eval set) beside the draft's, refitted on the draft's eval set."
+          : "The base version has no fit yet: the draft's figures on the keywords alone beside its learned ones."}
+      </p>
+      <MetricDeltaTable
+        rows={rows}
+        label="Learned weights before and after"
+        before={learned.base ? "Base, learned" : "Draft, keywords alone"}
+        after="Draft, learned"
+        testIdPrefix="learned-delta"
+      />
+    </div>
+  );
+}
+
 /** An impact preview's findings: metric deltas, thresholds before and after, the eval cases that changed, and the replay. */
 export function ImpactPreviewReport({ preview }: { preview: ImpactPreview }) {
   const { eval: comparison, draft, replay } = preview;
@@ -202,6 +231,7 @@ export function ImpactPreviewReport({ preview }: { preview: ImpactPreview }) {
           ))}
         </>
       )}
+      {draft.metrics.cases > 0 ? <Learned preview={preview} /> : null}
       <div className="border-t border-slate-100 pt-3">
         <h4 className="mb-1 text-sm font-semibold text-slate-800">Replay of recent prompts</h4>
         <Replay replay={replay} />

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { EvalComparison, EvalReport, ReplayImpact } from "@/lib/constitution";
+import type { EvalComparison, EvalMetrics, EvalReport, ReplayImpact } from "@/lib/constitution";
 import { formatBytes, MAX_FILE_BYTES, utf8Length } from "@/lib/constitution/limits";
 import { domainNameSchema } from "@/lib/constitution/schema";
 
@@ -84,7 +84,13 @@ export type ImpactPreview = {
   /** The draft's eval set run on the base version and on the draft. */
   eval: EvalComparison;
   draft: Pick<EvalReport, "metrics" | "thresholds" | "passed" | "failures">;
-  /** The latest stored prompts replayed under the base version and the draft. */
+  /** The latest stored prompts replayed under the base version and the draft, each with its learned weights. */
   replay: ReplayImpact;
+  /**
+   * The learned weights: the draft's eval set cross-validated on the draft (what a new
+   * label or a refit changes), beside the base version's own cross-validated figures
+   * (null while the base has no fit).
+   */
+  learned: { base: EvalMetrics | null; draft: EvalMetrics; folds: number };
   ms: number;
 };

@@ -106,6 +106,23 @@ describe("previewChange", () => {
     expect((await constitutionVersions.list()).length).toBe(versionsBefore);
   });
 
+  it("shows what the draft's refitted learned weights would change, cross-validated", async () => {
+    const version = await current();
+    // A label teaching a word nothing in the constitution uses: the draft's eval set grows by its cases.
+    const labels = ["my glorbix is back", "glorbix again, what now", "is glorbix contagious"]
+      .map((p) => `  - {prompt: "${p}", domains: [medical], expect: [MED.DISCLAIMER.1]}`)
+      .join("\n");
+    const preview = await previewChange({
+      baseVersionId: version.id,
+      path: "eval/reviewed.yaml",
+      text: `cases:\n${labels}\n`,
+      replay: 0,
+    });
+    expect(preview.learned.folds).toBe(5);
+    expect(preview.learned.draft.cases).toBe(version.evals.cases.length + 3);
+    expect(preview.draft.metrics.cases).toBe(version.evals.cases.length + 3);
+  });
+
   it("refuses an invalid draft with its issues, as a save would", async () => {
     const version = await current();
     await expect(

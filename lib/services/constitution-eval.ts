@@ -1,6 +1,7 @@
 import {
   compareEvals,
   ConstitutionStore,
+  crossValidate,
   evalLexical,
   injectedIds,
   parseConstitution,
@@ -20,6 +21,7 @@ import { embeddingSettings, envStoreConfig, retrievalPath } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
 import { DEFAULT_REPLAY, MAX_REPLAY, type ImpactPreview } from "@/lib/schemas/constitution";
 import { semanticFor } from "./embeddings";
+import { learnedFor, learnedStatus, yieldToLoop } from "./learned";
 
 // Stored versions are immutable, so their stores are kept (an index takes ~60 ms to build);
 // the most recently used few only, as the Evals page may walk many versions.
@@ -133,6 +135,18 @@ export async function previewChange(input: {
     evalLexical(after, parsed.evals),
     turns.recentPrompts(limit),
   ]);
+  // The learned weights the draft would be fitted with, and what each version serves with them.
+  const [cv, baseLearned, baseStatus] = await Promise.all([
+    crossValidate(parsed.constitution, parsed.evals, {
+      index: after.index,
+      config: envStoreConfig(),
+      pause: yieldToLoop,
+    }),
+    learnedFor(base.id),
+    learnedStatus(base.id),
+  ]);
+  const served = (store: ConstitutionStore, learned: typeof baseLearned) =>
+    new ConstitutionStore(store.constitution, store.config, { index: store.index, learned });
   return {
     baseVersionId: base.id,
     eval: compareEvals(onBase, onDraft),
@@ -142,7 +156,16 @@ export async function previewChange(input: {
       passed: onDraft.passed,
       failures: onDraft.failures,
     },
-    replay: replayImpact(prompts, injectedIds(before), injectedIds(after)),
+    replay: replayImpact(
+      prompts,
+      injectedIds(served(before, baseLearned)),
+      injectedIds(served(after, cv.model)),
+    ),
+    learned: {
+      base: baseStatus.state === "fitted" ? baseStatus.fit.crossValidated : null,
+      draft: cv.report.metrics,
+      folds: cv.folds,
+    },
     ms: Math.round(performance.now() - started),
   };
 }

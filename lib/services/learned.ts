@@ -20,7 +20,7 @@ import { startWorkerLoop, type WorkerLoop } from "./worker-loop";
 export const FIT_ATTEMPTS = 3;
 
 /** Gives the event loop back between two models of a fit, so hooks are answered while it runs. */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Fits a version's learned weights from its eval set and stores them with the eval's
