@@ -94,11 +94,18 @@ describe("charter constitution eval", () => {
       "cases",
       "dir",
       "failures",
+      "learned",
       "metrics",
       "passed",
       "path",
       "thresholds",
     ]);
+    // Three cases, five folds: no fold can be held out, so the learned figures are the keywords' own.
+    expect(report.learned).toMatchObject({
+      folds: 5,
+      models: { domains: 1, principles: 2 },
+      metrics: { cases: 3, principle_hit_rate: 0.5 },
+    });
     expect(report.passed).toBe(false);
     expect(report.metrics.principle_hit_rate).toBe(0.5);
     expect(report.failures.map((f) => f.kind)).toEqual(["principle_miss"]);
