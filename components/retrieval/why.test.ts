@@ -51,6 +51,16 @@ describe("whyText", () => {
       { via: "prompt", own: 0.4, matched_terms: ["refund"], semantic: 0.736 },
       "matched: refund · via the prompt (0.400) · semantic 0.736",
     ],
+    [
+      "what the learned weights added",
+      { via: "prompt", own: 0.71, matched_terms: ["starter"], learned: 1.594825 },
+      "matched: starter · via the prompt (0.710) · learned +1.59",
+    ],
+    [
+      "what the learned weights took away",
+      { via: "prompt", own: 0.55, matched_terms: ["help"], learned: -0.4 },
+      "matched: help · via the prompt (0.550) · learned -0.40",
+    ],
   ])("%s", (_label, over, text) => expect(whyText(why(over))).toBe(text));
 });
 

@@ -17,7 +17,7 @@ export function viaText(why: Why): string {
   return `via the prompt (${formatUnit(why.own)})`;
 }
 
-/** Why a principle was chosen, in one line: "matched: tabl, column · via coding (0.912)", plus the semantic step's confidence when it ran. */
+/** Why a principle was chosen, in one line: "matched: tabl, column · via coding (0.912)", plus the semantic step's confidence and the learned weights' logit when they count. */
 export function whyText(why: Why): string {
   const parts =
     why.via === "llm" && why.matched_terms.length === 0 && why.matched_phrases.length === 0
@@ -25,6 +25,7 @@ export function whyText(why: Why): string {
       : [matchedText(why), viaText(why)];
   if (why.semantic !== null && why.semantic !== undefined)
     parts.push(`semantic ${formatUnit(why.semantic)}`);
+  if (why.learned) parts.push(`learned ${why.learned > 0 ? "+" : ""}${why.learned.toFixed(2)}`);
   return parts.join(" · ");
 }
 

@@ -12,6 +12,8 @@ export type Why = {
   matched_phrases: string[];
   /** The semantic step's confidence for this principle, when it ran. */
   semantic: number | null;
+  /** The logit the learned weights added to the principle's own match, when it has a model (learn.ts). */
+  learned?: number;
 };
 
 export type Candidate = { principle: ResolvedPrinciple; relevance: number; why: Why };
@@ -125,6 +127,7 @@ function scoreEach(
           matched_terms: match?.matched_terms ?? [],
           matched_phrases: match?.matched_phrases ?? [],
           semantic: match?.semantic ?? null,
+          ...(match?.learned !== undefined ? { learned: match.learned } : {}),
         },
       },
     ];
