@@ -67,10 +67,18 @@ export async function learnedFor(versionId: number): Promise<LearnedModel | unde
   );
   const kept = await models.get();
   if (!kept.has(versionId)) {
-    const stored = await constitutionModels.get(versionId);
-    kept.set(versionId, stored && !isEmptyModel(stored.model) ? stored.model : null);
-    // A version saved before fits existed (or whose job was lost) gets one now.
-    if (!stored) await constitutionModels.queueFitIfMissing(versionId);
+    try {
+      const stored = await constitutionModels.get(versionId);
+      // A version saved before fits existed (or whose job was lost) gets one now.
+      if (!stored) await constitutionModels.queueFitIfMissing(versionId);
+      kept.set(versionId, stored && !isEmptyModel(stored.model) ? stored.model : null);
+    } catch (error) {
+      // A prompt is never refused for want of its model: the keywords alone answer, and the next prompt asks again.
+      log.warn(
+        `could not read the learned weights of constitution version ${versionId}, retrieving on the keywords alone: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return undefined;
+    }
   }
   return kept.get(versionId) ?? undefined;
 }
