@@ -27,6 +27,7 @@ const OUTCOME = ["lib/credit/outcome.test.ts"];
 const PLAYBOOK = ["lib/playbook/playbook.test.ts"];
 const CONFLICT = ["lib/constitution/conflict.test.ts"];
 const PARSE = ["lib/constitution/parse.test.ts"];
+const LEARN = ["lib/constitution/learn.test.ts"];
 
 const R = "lib/reward/reward.ts";
 const RS = "lib/reward/schema.ts";
@@ -37,6 +38,7 @@ const P = "lib/playbook/playbook.ts";
 const PL = "lib/playbook/load.ts";
 const CS = "lib/constitution/schema.ts";
 const CC = "lib/constitution/conflict.ts";
+const LN = "lib/constitution/learn.ts";
 
 /**
  * [file, exact source text (must occur once), replacement, why, test files]. Boundary
@@ -307,6 +309,37 @@ const MUTANTS = [
     "(a.id < b.id ? 1 : a.id > b.id ? -1 : 0)",
     "id ascending breaks ties",
     CONFLICT,
+  ],
+  // Learned term weights (docs/retrieval.md#learned-term-weights)
+  [LN, "l2: 2,", "l2: 1,", "learned weights: L2 penalty 2", LEARN],
+  [
+    LN,
+    "domain_positive_weight: 8,",
+    "domain_positive_weight: 4,",
+    "learned: domain positives weigh 8",
+    LEARN,
+  ],
+  [
+    LN,
+    "principle_positive_weight: 3,",
+    "principle_positive_weight: 1,",
+    "learned: principle positives weigh 3",
+    LEARN,
+  ],
+  [LN, "OFFSET_CLAMP = 0.02", "OFFSET_CLAMP = 0.05", "learned: offsets clamped at 0.02", LEARN],
+  [
+    LN,
+    "out.add(`${sequence[i - 1]} ${sequence[i]}`)",
+    "void 0",
+    "learned: stem pairs are features",
+    LEARN,
+  ],
+  [
+    LN,
+    "if (o.bias) bias = step(all, bias);",
+    "bias = step(all, bias);",
+    "learned: no bias of its own",
+    LEARN,
   ],
 ];
 
