@@ -17,6 +17,37 @@ const idPattern = z
   .min(1, "must not be empty")
   .regex(/^\S+$/, "must not contain spaces");
 
+/**
+ * Where a case came from, when a person labelled it in review (a turn, a session or the
+ * retrieval playground): who, when, and the turn and session it was read on, if any.
+ * Written by Charter when a label is accepted; optional for cases written by hand.
+ */
+export const evalSourceSchema = z.strictObject(
+  {
+    kind: z.literal("review", { error: 'must be "review"' }),
+    /** The turn whose prompt was labelled. */
+    turn_id: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional(),
+    /** The session of that turn (or the session page the label was made on). */
+    session_id: z
+      .string({ error: "must be a string" })
+      .trim()
+      .min(1, "must not be empty")
+      .optional(),
+    /** The reviewer: an e-mail address or a user id. */
+    by: z
+      .string({ error: "must be a string (who labelled it)" })
+      .trim()
+      .min(1, "must not be empty"),
+    /** When the label was accepted, as an ISO 8601 date and time. */
+    at: z.iso.datetime({
+      offset: true,
+      error: "must be an ISO 8601 date and time, e.g. 2025-01-31T09:30:00Z",
+    }),
+  },
+  { error: "must be a mapping with kind, by and at (and turn_id or session_id)" },
+);
+export type EvalSource = z.output<typeof evalSourceSchema>;
+
 export const evalCaseSchema = z.strictObject({
   prompt: z.string({ error: "must be a string (the prompt)" }).trim().min(1, "must not be empty"),
   /** Expected overlay domains, any order; `[]` means that no overlay applies. */
@@ -30,6 +61,8 @@ export const evalCaseSchema = z.strictObject({
   /** None of these may be injected; `PREFIX.*` matches every id starting with `PREFIX.`. */
   forbid: z.array(idPattern.regex(/^[^*]+\*?$/, "may only end in *")).default([]),
   note: z.string().trim().optional(),
+  /** Provenance of a case made from a reviewer's label (eval/reviewed.yaml). */
+  source: evalSourceSchema.optional(),
 });
 export type EvalCase = z.output<typeof evalCaseSchema> & { file: string; line: number };
 
