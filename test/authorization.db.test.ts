@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { acceptLabelAction } from "@/lib/actions/accept-label";
 import { addKeyPointAction } from "@/lib/actions/add-key-point";
 import { applyExtractionAction } from "@/lib/actions/apply-extraction";
 import { approvePruneAction } from "@/lib/actions/approve-prune";
 import { createApiKeyAction } from "@/lib/actions/create-api-key";
+import { draftLabelAction } from "@/lib/actions/draft-label";
 import { editKeyPointAction } from "@/lib/actions/edit-key-point";
 import { importPlaybookAction } from "@/lib/actions/import-playbook";
 import { inviteUserAction } from "@/lib/actions/invite-user";
@@ -14,6 +16,7 @@ import { overrideScoreAction } from "@/lib/actions/override-score";
 import { previewConstitutionChangeAction } from "@/lib/actions/preview-constitution-change";
 import { reflectSessionAction } from "@/lib/actions/reflect-session";
 import { rejectPruneAction } from "@/lib/actions/reject-prune";
+import { removeLabelAction } from "@/lib/actions/remove-label";
 import type { ActionResult } from "@/lib/actions/result";
 import { retrieveAction } from "@/lib/actions/retrieve";
 import { revokeApiKeyAction } from "@/lib/actions/revoke-api-key";
@@ -43,6 +46,7 @@ import { pruneQueue } from "@/lib/db/prune-queue";
 import { users } from "@/lib/db/users";
 import { baseUrl, resetEnv } from "@/lib/env";
 import { ensureConstitution } from "@/lib/services/constitution";
+import { acceptLabel } from "@/lib/services/review-labels";
 import { DEMO_DIR, importTranscripts, transcriptFiles } from "@/lib/services/import";
 import { setupTestDatabase, unique } from "@/test/db";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "@/test/llm-server";
@@ -485,6 +489,58 @@ const targets: Target[] = [
     },
   },
   {
+    name: "draftLabelAction",
+    demand: { role: "editor" },
+    prepare: async () =>
+      action(() =>
+        draftLabelAction({
+          prompt: `authz ${unique("draft")}`,
+          domains: [],
+          verdict: "domains_only",
+          turnId,
+        }),
+      ),
+  },
+  {
+    name: "acceptLabelAction",
+    demand: { role: "editor" },
+    data: ["constitution_embedding"],
+    prepare: async () => {
+      const base = await current();
+      return action(() =>
+        acceptLabelAction({
+          prompt: `authz ${unique("label")}`,
+          domains: ["coding"],
+          verdict: "should_apply",
+          principle: "CODE.TESTS.1",
+          turnId,
+          baseVersionId: base.id,
+          confirmed: true,
+        }),
+      );
+    },
+  },
+  {
+    name: "removeLabelAction",
+    demand: { role: "editor" },
+    data: ["constitution_embedding"],
+    prepare: async () => {
+      const prompt = `authz ${unique("unlabel")}`;
+      const { versionId } = await acceptLabel(
+        {
+          prompt,
+          domains: [],
+          verdict: "domains_only",
+          turnId,
+          baseVersionId: (await current()).id,
+          confirmed: true,
+        },
+        SYSTEM_ACTOR,
+      );
+      return action(() => removeLabelAction({ prompt, baseVersionId: versionId }));
+    },
+  },
+  {
     name: "reflectSessionAction",
     demand: { role: "editor" },
     data: AGENT_DATA,
@@ -783,10 +839,11 @@ describe("every action and route, by every caller", () => {
     }
     expect(problems).toEqual([]);
     expect(calls).toBe(targets.length * callers.length);
-    // Calls let in that changed more than agent data, each audited as its caller: eight editor actions
-    // (add, apply, edit, import, override, reflect, save core, save overlay) x editor, approver, admin;
-    // four approver actions (approve, reject, undo, roll back) x approver, admin; seven admin actions.
-    expect(audited).toBe(8 * 3 + 4 * 2 + 7);
+    // Calls let in that changed more than agent data, each audited as its caller: ten editor actions
+    // (add, apply, edit, import, override, reflect, save core, save overlay, accept and remove a
+    // label) x editor, approver, admin; four approver actions (approve, reject, undo, roll back) x
+    // approver, admin; seven admin actions.
+    expect(audited).toBe(10 * 3 + 4 * 2 + 7);
   }, 600_000);
 });
 

@@ -30,7 +30,8 @@ const SAVE_LOCK = 0x63687376; // "chsv"
 
 /**
  * Saves a whole file set as the next version; `baseVersionId` null only for the very first version.
- * `file` names the one file a change replaced, for the audit row.
+ * `file` names the one file a change replaced, and `details` say more about the change
+ * (a label's turn, say), for the audit row.
  */
 export async function saveVersion(
   input: {
@@ -39,6 +40,7 @@ export async function saveVersion(
     message: string;
     action?: string;
     file?: string;
+    details?: Record<string, unknown>;
   },
   actor: Actor,
 ): Promise<VersionMeta> {
@@ -110,6 +112,7 @@ export async function saveVersion(
         content_hash: hash,
         message: input.message,
         ...(input.file ? { file: input.file } : {}),
+        ...input.details,
       },
     });
     // Its learned weights are fitted in the background (lib/services/learned.ts).
