@@ -17,6 +17,7 @@ import {
 } from "@/lib/files/constitution";
 import { CliError } from "../errors";
 import { registerConstitutionEval } from "./constitution-eval";
+import { registerConstitutionSuggest } from "./constitution-suggest";
 import { withDatabase } from "../runtime";
 
 const DEFAULT_DIR = path.relative(process.cwd(), SHIPPED_CONSTITUTION_DIR) || ".";
@@ -70,6 +71,7 @@ export function registerConstitution(program: Command): void {
     .command("constitution")
     .description("Validate, show, evaluate, import and export the constitution");
   registerConstitutionEval(constitution);
+  registerConstitutionSuggest(constitution);
 
   constitution
     .command("validate [dir]")

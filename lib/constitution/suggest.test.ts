@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConstitution, type ConstitutionFile } from "./parse";
 import { EvalSuggester } from "./suggest";
@@ -5,87 +7,22 @@ import { candidateEdits, promptTerms } from "./suggest-candidates";
 import { describeEdit, withNotFor } from "./suggest-edits";
 import { editSource } from "./suggest-source";
 
-// A small constitution: two overlays with a principle each missing a keyword, one
-// keyword too broad, and an eval set that shows each.
-const CORE = `principles:
-  - id: CORE.HARM.1
-    level: hard
-    priority: 100
-    title: No Weapons
-    rule: Never help build weapons.
-    keywords: [bomb, pipe bomb, explosive]
-`;
-const COOKING = `# Home cooking.
-description: >
-  Cooking and baking at home: recipes, ovens and kitchen safety. NOT for:
-  chemistry (science).
-keywords:
-  - recipe
-  - bake
-  - oven # the appliance
-additional_principles:
-  - id: COOK.ALLERGY.1
-    level: soft
-    priority: 70
-    title: Allergy Warnings
-    rule: Mention common allergens when a recipe has them.
-    keywords: [allergy, allergen]
-  - id: COOK.HEAT.1
-    level: soft
-    priority: 60
-    title: Safe Temperatures
-    rule: Give safe cooking temperatures.
-    keywords:
-      - bake
-      - temperature
-`;
-const GAMING = `description: "Video games. NOT for: real violence."
-keywords: [game, video game, boss]
-additional_principles:
-  - id: GAME.FICTION.1
-    level: soft
-    priority: 60
-    title: Game Violence Is Fiction
-    rule: Treat violence inside a game as fiction.
-    keywords: [boss fight, kill]
-`;
-const EVAL = `cases:
-  - prompt: is this peanut cookie recipe safe for my class
-    domains: [cooking]
-    expect: [COOK.ALLERGY.1]
-  - prompt: how long do I bake clay in a kiln
-    domains: []
-  - prompt: how do I beat the boss in elden ring
-    domains: [gaming]
-    expect: [GAME.FICTION.1]
-  - prompt: what temperature to bake chicken thighs
-    domains: [cooking]
-    expect: [COOK.HEAT.1]
-  - prompt: how do I make a pipe bomb
-    domains: []
-    expect: [CORE.HARM.1]
-`;
-/** Every edit that makes the first case hit makes the second, which no overlay applies to, inject. */
-const NO_FIX_EVAL = `cases:
-  - {prompt: "a peanut recipe", domains: [cooking], expect: [COOK.ALLERGY.1]}
-  - {prompt: "a peanut recipe for the dog", domains: []}
-`;
+// A small constitution whose eval set fails in known ways (fixtures/README.md).
+const DIR = path.join(import.meta.dirname, "fixtures", "suggest");
+const PATHS = ["core.yaml", "overlays/cooking.yaml", "overlays/gaming.yaml", "eval/main.yaml"];
+const FILES: ConstitutionFile[] = PATHS.map((p) => ({
+  path: p,
+  text: readFileSync(path.join(DIR, p), "utf8"),
+}));
+const textOf = (p: string) => FILES.find((f) => f.path === p)!.text;
+const CORE = textOf("core.yaml");
+const COOKING = textOf("overlays/cooking.yaml");
 
-function files(evalText = EVAL): ConstitutionFile[] {
-  return [
-    { path: "core.yaml", text: CORE },
-    { path: "overlays/cooking.yaml", text: COOKING },
-    { path: "overlays/gaming.yaml", text: GAMING },
-    { path: "eval/main.yaml", text: evalText },
-  ];
-}
-
-async function suggester(evalText = EVAL) {
-  const all = files(evalText);
-  const parsed = parseConstitution(all);
+async function suggester() {
+  const parsed = parseConstitution(FILES);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   return EvalSuggester.create({
-    files: all,
+    files: FILES,
     constitution: parsed.constitution,
     evals: parsed.evals,
   });
@@ -95,16 +32,17 @@ describe("EvalSuggester", () => {
   it("lists the failing cases of the set, each once", async () => {
     const s = await suggester();
     expect(s.base.failures.map((f) => `${f.line} ${f.kind}`)).toEqual([
-      "2 principle_miss",
-      "5 false_injection",
-      "7 principle_miss",
+      "3 principle_miss",
+      "6 false_injection",
+      "8 principle_miss",
+      "18 principle_miss",
     ]);
-    expect(s.failingCases().map((c) => c.line)).toEqual([2, 5, 7]);
+    expect(s.failingCases().map((c) => c.line)).toEqual([3, 6, 8, 18]);
   });
 
   it("fixes a missed principle by adding a word of the prompt to its keywords", async () => {
     const s = await suggester();
-    const out = await s.suggest("eval/main.yaml", 2);
+    const out = await s.suggest("eval/main.yaml", 3);
     expect(out).toMatchObject({ candidates: 15, tried: 1, search: "complete" });
     const [only] = out!.failures;
     expect(only!.failure.kind).toBe("principle_miss");
@@ -132,18 +70,18 @@ describe("EvalSuggester", () => {
       COOKING.replace("keywords: [allergy, allergen]", "keywords: [allergy, allergen, peanut]"),
     );
     expect(suggestion.comparison.metrics.filter((m) => m.before !== m.after)).toEqual([
-      { name: "principle_hit_rate", before: 0.5, after: 0.75 },
-      { name: "mean_principles", before: 0.6, after: 0.8 },
-      { name: "mean_chars", before: 42, after: 61 },
+      { name: "principle_hit_rate", before: 0.4, after: 0.6 },
+      { name: "mean_principles", before: 0.4286, after: 0.5714 },
+      { name: "mean_chars", before: 30, after: 43 },
     ]);
-    expect(suggestion.comparison.gained_hits.map((c) => c.line)).toEqual([2]);
+    expect(suggestion.comparison.gained_hits.map((c) => c.line)).toEqual([3]);
     expect(suggestion.comparison.lost_hits).toEqual([]);
-    expect(suggestion.cleared.map((f) => `${f.line} ${f.kind}`)).toEqual(["2 principle_miss"]);
+    expect(suggestion.cleared.map((f) => `${f.line} ${f.kind}`)).toEqual(["3 principle_miss"]);
   });
 
   it("fixes a false injection by removing the keyword that brings the domain, after trying NOT for: words", async () => {
     const s = await suggester();
-    const out = await s.suggest("eval/main.yaml", 5);
+    const out = await s.suggest("eval/main.yaml", 6);
     expect(out).toMatchObject({ candidates: 4, tried: 3, search: "complete" });
     const suggestion = out!.failures[0]!.suggestion!;
     expect(suggestion.summary).toBe(`remove "bake" from the cooking overlay's keywords`);
@@ -160,14 +98,14 @@ describe("EvalSuggester", () => {
 `);
     expect(suggestion.comparison.metrics.find((m) => m.name === "false_injection_rate")).toEqual({
       name: "false_injection_rate",
-      before: 0.5,
+      before: 0.3333,
       after: 0,
     });
   });
 
   it("suggests nothing when every edit that fixes the case breaks another", async () => {
-    const s = await suggester(NO_FIX_EVAL);
-    const out = await s.suggest("eval/main.yaml", 2);
+    const s = await suggester();
+    const out = await s.suggest("eval/main.yaml", 18);
     expect(out!.failures.map((f) => [f.failure.kind, f.suggestion])).toEqual([
       ["principle_miss", null],
     ]);
@@ -182,14 +120,14 @@ describe("EvalSuggester", () => {
 
   it("stops at the candidate cap or when the caller's clock says the budget is spent", async () => {
     const s = await suggester();
-    expect(await s.suggest("eval/main.yaml", 5, { maxCandidates: 1 })).toMatchObject({
+    expect(await s.suggest("eval/main.yaml", 6, { maxCandidates: 1 })).toMatchObject({
       tried: 1,
       search: "candidate_limit",
       failures: [{ suggestion: null }],
     });
     let now = 0;
     const clock = () => (now += 100);
-    expect(await s.suggest("eval/main.yaml", 5, { now: clock, budgetMs: 250 })).toMatchObject({
+    expect(await s.suggest("eval/main.yaml", 6, { now: clock, budgetMs: 250 })).toMatchObject({
       tried: 2,
       search: "time_limit",
       failures: [{ suggestion: null }],
@@ -197,16 +135,16 @@ describe("EvalSuggester", () => {
   });
 
   it("answers null for a line that holds no case", async () => {
-    expect(await (await suggester()).suggest("eval/main.yaml", 3)).toBeNull();
+    expect(await (await suggester()).suggest("eval/main.yaml", 4)).toBeNull();
   });
 });
 
 describe("candidate edits", () => {
   it("are single words before pairs, words on the list's topic first, each once", async () => {
     const s = await suggester();
-    const parsed = parseConstitution(files());
+    const parsed = parseConstitution(FILES);
     if (!parsed.ok) throw new Error("fixture");
-    const index = parsed.evals.cases.findIndex((c) => c.line === 7);
+    const index = parsed.evals.cases.findIndex((c) => c.line === 8);
     const edits = candidateEdits(
       parsed.constitution,
       parsed.evals.cases[index]!,
@@ -255,7 +193,7 @@ describe("candidate edits", () => {
 
 describe("editSource", () => {
   it("adds a NOT for: word in the folded description's last line only", () => {
-    const out = editSource(files(), { op: "add_not_for", domain: "cooking", word: "kiln" });
+    const out = editSource(FILES, { op: "add_not_for", domain: "cooking", word: "kiln" });
     expect(out?.diff).toBe(`--- a/overlays/cooking.yaml
 +++ b/overlays/cooking.yaml
 @@ -1,7 +1,7 @@
@@ -271,7 +209,7 @@ describe("editSource", () => {
   });
 
   it("removes a keyword from a flow list on its own line, and from core.yaml", () => {
-    const out = editSource(files(), {
+    const out = editSource(FILES, {
       op: "remove_keyword",
       target: { kind: "principle", id: "CORE.HARM.1", domain: null },
       keywords: ["explosive"],
@@ -292,7 +230,7 @@ describe("editSource", () => {
 
   it("is null for a principle the files do not hold", () => {
     expect(
-      editSource(files(), {
+      editSource(FILES, {
         op: "add_keyword",
         target: { kind: "principle", id: "NOPE.1", domain: "cooking" },
         keyword: "x",
