@@ -26,6 +26,11 @@ thanks that that's the their them then there there's these they thing things thi
 time times to today together tomorrow too took toward try trying turn under until up upon us use used using usually
 very want wanted wants was way ways we well went were what what's whatever when where whether which while who whole
 why will with within without won't word work would wouldn't yeah year years yes yesterday yet you you're your
+she she's he's hers herself himself myself yourself themselves they're we're we've they've you've you'd he'd
+she'd we'd they'd who's where's here's aren't wasn't weren't hasn't haven't hadn't shouldn't im ive dont cant wont
+didnt doesnt isnt wasnt
+act action answer bed crazy drop eat live normal office question reply respond run safe safety self stay stop text
+tip tips tired weird
 `;
 
 /** The stems of the common words, as the index stems terms. */
