@@ -125,9 +125,9 @@ describe("the shipped eval set (issue #10's goals)", () => {
   // values measured when the eval set was written: a change that does worse fails here.
   it("does no worse on the lexical path than measured", async () => {
     const { metrics } = await evalLexical(new ConstitutionStore(shipped), loaded.evals);
-    expect(metrics.domain_recall_at_1).toBeGreaterThanOrEqual(0.724);
-    expect(metrics.domain_recall_at_3).toBeGreaterThanOrEqual(0.803);
-    expect(metrics.principle_hit_rate).toBeGreaterThanOrEqual(0.755);
+    expect(metrics.domain_recall_at_1).toBeGreaterThanOrEqual(0.8);
+    expect(metrics.domain_recall_at_3).toBeGreaterThanOrEqual(0.898);
+    expect(metrics.principle_hit_rate).toBeGreaterThanOrEqual(0.845);
     expect(metrics.false_injection_rate).toBeLessThanOrEqual(0.025);
     expect(metrics.trap_rate).toBeLessThanOrEqual(0.006);
     expect(metrics.mean_principles).toBeLessThanOrEqual(1);
