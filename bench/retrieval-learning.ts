@@ -102,10 +102,10 @@ console.log(
   `  overlay precision on domain prompts: shipped keywords ${overlayPrecision(kwReport)}, cross-validated ${overlayPrecision(cv.report)}; held-out keywords ${overlayPrecision(holdoutKw)}, learned ${overlayPrecision(holdoutLearned)}`,
 );
 
-// Hard principles injected on their own match, with no detected domain carrying them.
+// Hard principles injected on their own match (keywords alone), with no detected domain carrying them.
 const strengths: number[] = [];
 for (const c of [...evals.cases, ...holdout.cases]) {
-  for (const p of learned.retrieveLexical(c.prompt).principles)
+  for (const p of keywords.retrieveLexical(c.prompt).principles)
     if (p.level === "hard" && p.why.via === "prompt" && p.overlay === null)
       strengths.push(p.confidence);
 }

@@ -321,11 +321,12 @@ const MUTANTS = [
   ],
   [
     LN,
-    "principle_positive_weight: 3,",
     "principle_positive_weight: 1,",
-    "learned: principle positives weigh 3",
+    "principle_positive_weight: 2,",
+    "learned: principle positives weigh 1",
     LEARN,
   ],
+  [LN, "forbid_weight: 4,", "forbid_weight: 2,", "learned: a forbid label weighs 4", LEARN],
   [LN, "OFFSET_CLAMP = 0.02", "OFFSET_CLAMP = 0.05", "learned: offsets clamped at 0.02", LEARN],
   [
     LN,

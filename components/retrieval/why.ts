@@ -26,6 +26,7 @@ export function whyText(why: Why): string {
   if (why.semantic !== null && why.semantic !== undefined)
     parts.push(`semantic ${formatUnit(why.semantic)}`);
   if (why.learned) parts.push(`learned ${why.learned > 0 ? "+" : ""}${why.learned.toFixed(2)}`);
+  if (why.labelled) parts.push("labelled by a reviewer");
   return parts.join(" · ");
 }
 

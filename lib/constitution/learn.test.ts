@@ -79,7 +79,9 @@ describe("the learned model", () => {
     expect(model.domains.cooking!.weights.sourdough).toBe(1.594825);
     expect(model.domains.garden!.weights.tomato).toBe(1.1101);
     expect(model.domains.cooking!.weights.recip).toBe(-0.168335);
-    expect(model.principles["COOK.ALLERGY.1"]!.weights.sourdough).toBe(0.81314);
+    expect(model.principles["COOK.ALLERGY.1"]!.weights.sourdough).toBe(0.588801);
+    // Learned from the forbid label of "recipe for the perfect excuse to skip work".
+    expect(model.principles["COOK.ALLERGY.1"]!.weights.excus).toBe(-0.030535);
     expect(model.domains.cooking!.bias).toBe(0);
   });
 
@@ -119,7 +121,7 @@ describe("the learned model", () => {
     const index = new LexicalIndex(shipped.constitution);
     const empty: EvalSet = { cases: [], thresholds: {} };
     const model = fitEvalSet(shipped.constitution, index, empty);
-    expect(model).toEqual({ format: 1, cases: 0, domains: {}, principles: {} });
+    expect(model).toEqual({ format: 1, cases: 0, domains: {}, principles: {}, prompts: {} });
     const keywords = new ConstitutionStore(shipped.constitution, {}, { index });
     const learned = new ConstitutionStore(shipped.constitution, {}, { index, learned: model });
     expect(learned.learned).toBeUndefined();
@@ -127,6 +129,27 @@ describe("the learned model", () => {
     const a = await evalLexical(keywords, withEvals.evals, undefined, now);
     const b = await evalLexical(learned, withEvals.evals, undefined, now);
     expect(b.cases).toEqual(a.cases);
+  });
+
+  it("answers a labelled prompt as it was labelled, however it is cased or punctuated", () => {
+    const { constitution, evals } = small();
+    const model = fitEvalSet(constitution, new LexicalIndex(constitution), evals);
+    expect(model.prompts["recip perfect excus skip work"]).toEqual({
+      domains: [],
+      expect: [],
+      forbid: ["COOK.*"],
+    });
+    const store = new ConstitutionStore(constitution, {}, { learned: model });
+    const plain = new ConstitutionStore(constitution);
+    // The keywords alone detect cooking on "recipe"; the label says no overlay applies.
+    const same = "Recipe for the PERFECT excuse to skip work?!";
+    expect(plain.retrieveLexical(same).domains.map((d) => d.domain)).toEqual(["cooking"]);
+    expect(store.retrieveLexical(same).domains).toEqual([]);
+    const labelled = store.retrieveLexical("My sourdough STARTER smells like nail polish!");
+    expect(labelled.domains).toEqual([{ domain: "cooking", confidence: 1, source: "lexical" }]);
+    const allergy = labelled.principles.find((p) => p.id === "COOK.ALLERGY.1")!;
+    expect(allergy.confidence).toBe(1);
+    expect(allergy.why.labelled).toBe(true);
   });
 
   it("cross-validates without answering a case from a model fitted on it", async () => {

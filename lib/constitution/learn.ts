@@ -21,6 +21,9 @@ import { stemSequence } from "./text";
 /** One model: a bias and the weights of the features it saw, rounded so stored models compare equal. */
 export type LinearModel = { bias: number; weights: Record<string, number> };
 
+/** What a labelled prompt's case says, kept so that the same prompt is answered as it was labelled. */
+export type PromptLabel = { domains: string[]; expect: string[]; forbid: string[] };
+
 /** The fitted models of one constitution version and eval set (JSON-safe: stored with the version). */
 export type LearnedModel = {
   format: typeof LEARNED_FORMAT;
@@ -28,6 +31,13 @@ export type LearnedModel = {
   cases: number;
   domains: Record<string, LinearModel>;
   principles: Record<string, LinearModel>;
+  /**
+   * Every labelled prompt by its key (promptKey): the same prompt again, however it is
+   * cased or punctuated, gets the domains its label names, its expected principles, and
+   * none it forbids. A model can only lean toward a label; this makes a reviewer's
+   * correction stick for the prompt they corrected.
+   */
+  prompts: Record<string, PromptLabel>;
 };
 export const LEARNED_FORMAT = 1;
 
@@ -51,11 +61,11 @@ export type FitOptions = {
 export const FIT_DEFAULTS: FitOptions = {
   l2: 2,
   sweeps: 12,
-  forbid_weight: 2,
+  forbid_weight: 4,
   bias: false,
   off_domain_weight: 0.2,
   domain_positive_weight: 8,
-  principle_positive_weight: 3,
+  principle_positive_weight: 1,
 };
 
 /**
@@ -78,6 +88,17 @@ export function promptFeatures(prompt: string): string[] {
   const out = new Set(sequence);
   for (let i = 1; i < sequence.length; i++) out.add(`${sequence[i - 1]} ${sequence[i]}`);
   return [...out];
+}
+
+/** A prompt as the labels are kept by: its stems in order (case, punctuation and stopwords aside). */
+export function promptKey(prompt: string): string {
+  return stemSequence(prompt).join(" ");
+}
+
+/** The label of this very prompt, if one was learned. */
+export function labelOf(model: LearnedModel, prompt: string): PromptLabel | undefined {
+  const key = promptKey(prompt);
+  return key && Object.hasOwn(model.prompts, key) ? model.prompts[key] : undefined;
 }
 
 /** A model's learned logit for a prompt's features (bias included). */
@@ -285,7 +306,13 @@ function* fitSteps(
     principles[id] = fitOne(examples, names, o);
     yield;
   }
-  return { format: LEARNED_FORMAT, cases: cases.length, domains, principles };
+  const prompts: Record<string, PromptLabel> = {};
+  for (const c of cases) {
+    const key = promptKey(c.prompt);
+    if (key)
+      prompts[key] = { domains: [...c.domains], expect: [...c.expect], forbid: [...c.forbid] };
+  }
+  return { format: LEARNED_FORMAT, cases: cases.length, domains, principles, prompts };
 }
 
 /** Fits a model for an eval set (the usual entry point): no cases, no models. */
@@ -298,11 +325,13 @@ export function fitEvalSet(
   return fitLearned(constitution, index, set.cases, options);
 }
 
-/** Whether a model changes anything: one with no domain or principle model answers as the lexical path. */
+/** Whether a model changes anything: one with no model and no labelled prompt answers as the lexical path. */
 export function isEmptyModel(model: LearnedModel | undefined): boolean {
   return (
     !model ||
-    (Object.keys(model.domains).length === 0 && Object.keys(model.principles).length === 0)
+    (Object.keys(model.domains).length === 0 &&
+      Object.keys(model.principles).length === 0 &&
+      Object.keys(model.prompts).length === 0)
   );
 }
 

@@ -6,7 +6,15 @@ import {
   type SemanticCalibration,
   type SemanticSimilarities,
 } from "./hybrid";
-import { applyToDomains, applyToPrinciples, promptFeatures, type LearnedModel } from "./learn";
+import { forbidMatches } from "./eval-schema";
+import {
+  applyToDomains,
+  applyToPrinciples,
+  labelOf,
+  promptFeatures,
+  type LearnedModel,
+  type PromptLabel,
+} from "./learn";
 import type { DomainHit, LexicalIndex } from "./lexical";
 import type { DetectedDomain, RetrievedPrinciple } from "./retrieval-types";
 import { choose, principleLine, scoreCandidates, type Candidate } from "./selection";
@@ -38,6 +46,8 @@ export function rankDomains(
     minConfidence: 0,
   });
   const fused = sims ? fuseDomains(lexical, sims, calibrationOf(config)) : lexical;
+  const label = learned && labelOf(learned, prompt);
+  if (label) return labelledDomains(index, config, label, fused);
   const candidates = (
     learned ? applyToDomains(fused, learned, promptFeatures(prompt)) : fused
   ).slice(0, config.prefilter_candidates);
@@ -46,6 +56,65 @@ export function rankDomains(
     .filter((d) => d.confidence >= config.lexical_min_confidence && d.confidence >= floor)
     .slice(0, config.max_prefilter_domains);
   return { candidates, lexicalDomains };
+}
+
+/** A labelled prompt's domains: those its label names (confidence 1), the rest ranked after them for the LLM prefilter. */
+function labelledDomains(
+  index: LexicalIndex,
+  config: ConstitutionStoreConfig,
+  label: PromptLabel,
+  ranked: readonly DomainHit[],
+): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
+  const known = new Set(index.knownDomains());
+  const lexicalDomains = label.domains
+    .filter((domain) => known.has(domain))
+    .map((domain): DomainHit => ({
+      domain,
+      score: 0,
+      confidence: 1,
+      matched_terms: [],
+      matched_phrases: [],
+      penalized_by: [],
+      labelled: true,
+    }));
+  const named = new Set(label.domains);
+  return {
+    candidates: [...lexicalDomains, ...ranked.filter((d) => !named.has(d.domain))].slice(
+      0,
+      config.prefilter_candidates,
+    ),
+    lexicalDomains,
+  };
+}
+
+/** A labelled prompt's candidates: none it forbids, and each principle it expects that is in force (relevance 1). */
+function withLabel(
+  candidates: Candidate[],
+  inForce: readonly ResolvedPrinciple[],
+  label: PromptLabel,
+): Candidate[] {
+  const kept = candidates.filter(
+    (c) => !label.forbid.some((entry) => forbidMatches(entry, c.principle.id)),
+  );
+  for (const id of label.expect) {
+    const principle = inForce.find((p) => p.id === id);
+    if (!principle || label.forbid.some((entry) => forbidMatches(entry, id))) continue;
+    const why = {
+      via: "prompt" as const,
+      domain: null,
+      domain_confidence: null,
+      own: 1,
+      matched_terms: [],
+      matched_phrases: [],
+      semantic: null,
+      labelled: true,
+    };
+    const at = kept.findIndex((c) => c.principle.id === id);
+    if (at >= 0)
+      kept[at] = { ...kept[at]!, relevance: 1, why: { ...kept[at]!.why, labelled: true } };
+    else kept.push({ principle, relevance: 1, why });
+  }
+  return kept;
 }
 
 /** The principles in force scored against the prompt (with the semantic step's evidence when given). */
@@ -66,12 +135,14 @@ export function pickLexically(
   const lexical = index.principleScores(prompt);
   const fused = sims ? fusePrinciples(lexical, sims, calibrationOf(config)) : lexical;
   const own = learned ? applyToPrinciples(fused, learned, promptFeatures(prompt)) : fused;
-  return scoreCandidates(
+  const candidates = scoreCandidates(
     inForce,
     own,
     new Map(domains.map((d) => [d.domain, d.confidence])),
     rules,
   );
+  const label = learned && labelOf(learned, prompt);
+  return label ? withLabel(candidates, inForce, label) : candidates;
 }
 
 /** The chosen candidates (top k, then the context budget) as retrieved principles, in precedence order. */

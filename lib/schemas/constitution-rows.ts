@@ -103,6 +103,14 @@ export const learnedModelSchema = z.object({
   cases: z.number(),
   domains: z.record(z.string(), linearModelSchema),
   principles: z.record(z.string(), linearModelSchema),
+  prompts: z.record(
+    z.string(),
+    z.object({
+      domains: z.array(z.string()),
+      expect: z.array(z.string()),
+      forbid: z.array(z.string()),
+    }),
+  ),
 }) satisfies z.ZodType<LearnedModel>;
 
 /** A version's learned term weights, with the eval's metrics on the keywords alone and cross-validated (constitution_model). */

@@ -138,7 +138,10 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
         {entry && run.caseCount > 0 ? (
           <div id="failures">
             <Card title={`Failures of version ${entry.versionId} (${run.failures.length})`}>
-              <EvalFailures failures={run.failures} />
+              <EvalFailures
+                failures={run.failures}
+                suggestVersionId={entry.current ? entry.versionId : undefined}
+              />
             </Card>
           </div>
         ) : null}
