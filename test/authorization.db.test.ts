@@ -26,6 +26,7 @@ import { saveOverlayAction } from "@/lib/actions/save-overlay";
 import { saveWeightsAction } from "@/lib/actions/save-weights";
 import { setUserBlockedAction } from "@/lib/actions/set-user-blocked";
 import { setUserRoleAction } from "@/lib/actions/set-user-role";
+import { suggestEvalFixAction } from "@/lib/actions/suggest-eval-fix";
 import { undoPruneAction } from "@/lib/actions/undo-prune";
 import { GET as health } from "@/app/api/health/route";
 import { POST as events } from "@/app/api/v1/events/route";
@@ -633,6 +634,17 @@ const targets: Target[] = [
           message: "authz",
         }),
       ),
+  },
+  {
+    name: "suggestEvalFixAction",
+    demand: { role: "editor" },
+    prepare: async () => {
+      const base = await current();
+      const [first] = base.evals.cases;
+      return action(() =>
+        suggestEvalFixAction({ versionId: base.id, file: first!.file, line: first!.line }),
+      );
+    },
   },
 
   // Route handlers (app/api): people by role with a same-origin JSON request, keys by scope.

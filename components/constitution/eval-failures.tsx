@@ -1,9 +1,19 @@
 import Link from "next/link";
 import type { EvalFailure } from "@/lib/constitution";
 import { groupFailures, playgroundHref } from "./eval-metrics";
+import { EvalSuggestion } from "./eval-suggestions";
 
-/** A version's eval failures grouped by kind; each prompt opens the Retrieval playground on it. */
-export function EvalFailures({ failures }: { failures: EvalFailure[] }) {
+/**
+ * A version's eval failures grouped by kind; each prompt opens the Retrieval playground on
+ * it. With `suggestVersionId` (the current version's), each failure offers "Suggest a fix".
+ */
+export function EvalFailures({
+  failures,
+  suggestVersionId,
+}: {
+  failures: EvalFailure[];
+  suggestVersionId?: number;
+}) {
   if (failures.length === 0)
     return (
       <p className="text-sm text-slate-600">No failures: every case got what its labels ask for.</p>
@@ -35,6 +45,13 @@ export function EvalFailures({ failures }: { failures: EvalFailure[] }) {
                   </span>
                 </div>
                 <p className="text-xs text-slate-600">{f.message}</p>
+                {suggestVersionId ? (
+                  <EvalSuggestion
+                    key={`${suggestVersionId}:${f.file}:${f.line}:${f.kind}`}
+                    versionId={suggestVersionId}
+                    failure={f}
+                  />
+                ) : null}
               </li>
             ))}
           </ul>
