@@ -103,9 +103,10 @@ function principleTarget(
 
 /**
  * The stems a keyword list's owner already speaks of: an overlay's description (what it
- * covers) and its principles' titles, rules, examples and keywords; a principle's own
- * title, rule and examples, less its overlay's keywords. A prompt word among them is on
- * topic, and is tried before one that is not ("killer" for violent crime before "finally").
+ * covers), the words of its keyword phrases, and its principles' titles, rules, examples
+ * and keywords; a principle's own title, rule and examples, less its overlay's keywords.
+ * A prompt word among them is on topic, and is tried before one that is not ("killer"
+ * for violent crime before "finally").
  */
 function topicStems(c: Constitution, t: KeywordTarget): Set<string> {
   const textOf = (p: Principle) =>
@@ -114,7 +115,9 @@ function topicStems(c: Constitution, t: KeywordTarget): Set<string> {
     const overlay = c.overlays[t.domain];
     if (!overlay) return new Set();
     const covers = splitNotFor(overlay.description).covers;
-    return stems([covers, ...overlay.additional_principles.map(textOf)].join(" . "));
+    return stems(
+      [covers, ...overlay.keywords, ...overlay.additional_principles.map(textOf)].join(" . "),
+    );
   }
   const p = definition(c, t.id, t.domain);
   // The overlay's own keywords say which domain a prompt is in, not which of its principles applies.
