@@ -12,7 +12,19 @@ import { locatedIssues } from "./issues";
 
 type Draft = { baseVersionId: number; path: string; text: string };
 
-function PreviewError({ failure, path }: { failure: ActionFailure; path: string }) {
+/**
+ * The impact preview of a draft, as every panel that shows one asks for it (the file
+ * editors here, a reviewer's label in components/labels): one call, so what the preview
+ * holds is added in one place. Throws the refusal as an ActionFailure.
+ */
+export async function previewDraft(draft: Draft): Promise<Preview> {
+  const result = await previewConstitutionChangeAction(draft);
+  if (!result.ok) throw new ActionFailure(result.error);
+  return result.data;
+}
+
+/** Why a preview was refused: an invalid draft's located issues, or the message. */
+export function PreviewError({ failure, path }: { failure: ActionFailure; path: string }) {
   const issues = locatedIssues(failure.error);
   // An invalid draft's message repeats every issue on its own lines; the list below shows them.
   const message = failure.error.message.split("\n")[0];
@@ -46,11 +58,7 @@ export function ImpactPreview({
   const [shown, setShown] = useState<{ draft: Draft; preview: Preview } | null>(null);
   // A plain mutation, not useAction: a preview writes nothing, so the page is not refreshed.
   const run = useMutation<Preview, ActionFailure, Draft>({
-    mutationFn: async (draft) => {
-      const result = await previewConstitutionChangeAction(draft);
-      if (!result.ok) throw new ActionFailure(result.error);
-      return result.data;
-    },
+    mutationFn: previewDraft,
     onSuccess: (preview, draft) => setShown({ draft, preview }),
   });
   const stale =

@@ -5,6 +5,8 @@ import { Button, Card, ErrorText, Field, Input, Options, Select } from "@/compon
 import { useActionForm } from "@/components/ui/use-action-form";
 import { retrieveAction } from "@/lib/actions/retrieve";
 import { retrieveSchema } from "@/lib/schemas/constitution";
+import type { LabelChoices } from "@/lib/schemas/labels";
+import { LabelPanel } from "@/components/labels/label-panel";
 import { DetectedDomains } from "./detected-domains";
 import { RetrievalDebug } from "./retrieval-debug";
 import { RetrievedPrinciples } from "./retrieved-principles";
@@ -13,13 +15,16 @@ import { contextText } from "./why";
 /**
  * Runs a prompt through retrieval and shows what would be injected, and why. An
  * `initialPrompt` (from `?prompt=`, e.g. a failing eval case) is filled in and run once on load.
+ * With `labels` (editors), the result can be labelled for the eval set.
  */
 export function RetrievalPlayground({
   domains,
   initialPrompt = "",
+  labels = null,
 }: {
   domains: string[];
   initialPrompt?: string;
+  labels?: LabelChoices | null;
 }) {
   const {
     form,
@@ -90,6 +95,17 @@ export function RetrievalPlayground({
               </p>
             </div>
           </Card>
+          {labels && run.variables ? (
+            <Card title="Label for the eval set">
+              <LabelPanel
+                key={run.submittedAt}
+                prompt={run.variables.prompt}
+                injected={run.data.principles.map((p) => p.id)}
+                detected={run.data.domains.map((d) => d.domain)}
+                choices={labels}
+              />
+            </Card>
+          ) : null}
           <Card title="Debug">
             <RetrievalDebug debug={run.data.debug} />
           </Card>

@@ -4,6 +4,8 @@ import { NoConstitution } from "@/components/constitution/no-constitution";
 import { PageHeader } from "@/components/ui/primitives";
 import { RetrievalPlayground } from "@/components/retrieval/retrieval-playground";
 import { requirePage } from "@/lib/auth/page";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { labelChoices } from "@/lib/services/review-labels";
 import { constitutionVersions } from "@/lib/db/constitution";
 
 export const metadata: Metadata = { title: "Retrieval" };
@@ -11,10 +13,11 @@ export const metadata: Metadata = { title: "Retrieval" };
 type SearchParams = { searchParams: Promise<{ prompt?: string | string[] }> };
 
 export default async function RetrievalPage({ searchParams }: SearchParams) {
-  await requirePage("viewer");
+  const user = await requirePage("viewer");
   const query = await searchParams;
   const prompt = (Array.isArray(query.prompt) ? query.prompt[0] : query.prompt) ?? "";
   const version = await constitutionVersions.current();
+  const labels = version && roleAtLeast(user.role, "editor") ? await labelChoices() : null;
   return (
     <>
       <PageHeader
@@ -35,6 +38,7 @@ export default async function RetrievalPage({ searchParams }: SearchParams) {
           key={prompt}
           domains={Object.keys(version.constitution.overlays)}
           initialPrompt={prompt}
+          labels={labels}
         />
       ) : (
         <NoConstitution />

@@ -13,6 +13,9 @@ import { requirePage } from "@/lib/auth/page";
 import { evalHistory, hybridEvalOfVersion } from "@/lib/services/constitution-eval";
 import { learnedStatus } from "@/lib/services/learned";
 import { LearnedCard } from "@/components/constitution/learned-card";
+import { ReviewedLabelsTable } from "@/components/labels/reviewed-labels";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { reviewedLabels } from "@/lib/services/review-labels";
 
 export const metadata: Metadata = { title: "Constitution evals" };
 
@@ -26,8 +29,8 @@ const versionParam = (value: string | string[] | undefined): number | null => {
 };
 
 export default async function EvalsPage({ searchParams }: SearchParams) {
-  await requirePage("viewer");
-  const history = await evalHistory(HISTORY);
+  const user = await requirePage("viewer");
+  const [history, reviewed] = await Promise.all([evalHistory(HISTORY), reviewedLabels()]);
   const header = (
     <PageHeader
       title="Evals"
@@ -135,6 +138,18 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
         <Card title={`Latest ${history.length} ${history.length === 1 ? "version" : "versions"}`}>
           <EvalVersionsTable history={history} selected={entry?.versionId ?? null} />
         </Card>
+        {reviewed ? (
+          <div id="reviewed-labels">
+            <Card
+              title={`Labels from review, version ${reviewed.versionId} (${reviewed.labels.length})`}
+            >
+              <ReviewedLabelsTable
+                reviewed={reviewed}
+                canRemove={roleAtLeast(user.role, "editor")}
+              />
+            </Card>
+          </div>
+        ) : null}
         {entry && run.caseCount > 0 ? (
           <div id="failures">
             <Card title={`Failures of version ${entry.versionId} (${run.failures.length})`}>

@@ -16,6 +16,8 @@ import { keyPoints } from "@/lib/db/key-points";
 import { reflections } from "@/lib/db/reflections";
 import { sessions } from "@/lib/db/sessions";
 import { SessionPlaybook } from "@/components/sessions/session-playbook";
+import { SessionLabel } from "@/components/labels/session-label";
+import { labelChoices } from "@/lib/services/review-labels";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { llmSettings } from "@/lib/env";
 import { NO_LLM_MESSAGE } from "@/lib/services/reflect";
@@ -42,6 +44,9 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     reflections.latest(id),
   ]);
   const injected = await keyPoints.byNames([...new Set(turns.flatMap((t) => t.injectedKeyPoints))]);
+  const canEdit = roleAtLeast(user.role, "editor");
+  const prompts = turns.filter((t) => t.prompt);
+  const choices = canEdit && prompts.length ? await labelChoices() : null;
   return (
     <>
       <PageHeader
@@ -97,10 +102,25 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
               harmful: k.harmful,
             }))}
             reflection={reflection}
-            canReflect={roleAtLeast(user.role, "editor")}
+            canReflect={canEdit}
             llmConfigured={llmSettings() !== null}
             noLlmMessage={NO_LLM_MESSAGE}
           />
+          {choices ? (
+            <Card title="Label for the eval set">
+              <SessionLabel
+                choices={choices}
+                prompts={prompts.map((t) => ({
+                  turnId: t.id,
+                  number: t.number,
+                  prompt: t.prompt,
+                  injected: t.injectedPrinciples.length
+                    ? t.injectedPrinciples
+                    : t.retrievedPrinciples,
+                }))}
+              />
+            </Card>
+          ) : null}
         </div>
       </div>
     </>

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { LabelPanel } from "@/components/labels/label-panel";
 import { shortId } from "@/components/ui/format";
-import { PageHeader } from "@/components/ui/primitives";
+import { Card, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { orNotFound } from "@/lib/http/not-found";
 import { isStorableText } from "@/lib/schemas/text";
@@ -10,6 +11,7 @@ import { roleAtLeast } from "@/lib/auth/roles";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { turns } from "@/lib/db/turns";
 import { routeParam } from "@/lib/http/route-param";
+import { labelChoices } from "@/lib/services/review-labels";
 import { TurnDescription, TurnExchange, TurnReview, TurnScores } from "./sections";
 
 export async function generateMetadata({
@@ -29,6 +31,9 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
     orNotFound(turns.get(id)),
     constitutionVersions.titles(),
   ]);
+  const canEdit = roleAtLeast(user.role, "editor");
+  const { turn } = view;
+  const choices = canEdit && turn.prompt ? await labelChoices() : null;
   return (
     <>
       <PageHeader
@@ -49,7 +54,25 @@ export default async function TurnPage({ params }: { params: Promise<{ id: strin
           <TurnExchange view={view} />
         </div>
         <div className="space-y-6">
-          <TurnReview view={view} titles={titles} canOverride={roleAtLeast(user.role, "editor")} />
+          <TurnReview view={view} titles={titles} canOverride={canEdit} />
+          {choices ? (
+            <Card title="Label for the eval set">
+              <p className="mb-3 text-sm text-slate-600">
+                Were the right principles injected for this prompt? A label becomes an eval case of
+                the constitution, in a new version.
+              </p>
+              <LabelPanel
+                prompt={turn.prompt}
+                turnId={turn.id}
+                injected={
+                  turn.injectedPrinciples.length
+                    ? turn.injectedPrinciples
+                    : turn.retrievedPrinciples
+                }
+                choices={choices}
+              />
+            </Card>
+          ) : null}
         </div>
       </div>
     </>
