@@ -162,6 +162,11 @@ export function EvalSuggestion({ versionId, failure }: { versionId: number; fail
       {suggest.isError ? <ErrorText>{suggest.error.message}</ErrorText> : null}
       {found && mine?.suggestion ? (
         <SuggestionView found={found} failure={failure} suggestion={mine.suggestion} />
+      ) : found && !mine ? (
+        <p role="status" className="text-sm text-slate-600" data-testid="eval-suggestion-none">
+          This case does not fail this way when measured again on version {found.versionId}: nothing
+          to fix.
+        </p>
       ) : found ? (
         <p role="status" className="text-sm text-slate-600" data-testid="eval-suggestion-none">
           {found.search === "complete"
