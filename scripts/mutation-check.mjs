@@ -327,6 +327,13 @@ const MUTANTS = [
     LEARN,
   ],
   [LN, "forbid_weight: 4,", "forbid_weight: 2,", "learned: a forbid label weighs 4", LEARN],
+  [
+    LN,
+    "everyday_l2_factor: 2,",
+    "everyday_l2_factor: 1,",
+    "learned: everyday words penalised twice",
+    LEARN,
+  ],
   [LN, "OFFSET_CLAMP = 0.02", "OFFSET_CLAMP = 0.05", "learned: offsets clamped at 0.02", LEARN],
   [
     LN,

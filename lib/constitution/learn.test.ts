@@ -76,12 +76,14 @@ describe("the learned model", () => {
     expect(Object.keys(model.principles)).toEqual(["COOK.ALLERGY.1"]);
     expect(model.cases).toBe(8);
     // Literal values: a change to the fit's defaults or its loss must fail here.
-    expect(model.domains.cooking!.weights.sourdough).toBe(1.594825);
-    expect(model.domains.garden!.weights.tomato).toBe(1.1101);
-    expect(model.domains.cooking!.weights.recip).toBe(-0.168335);
-    expect(model.principles["COOK.ALLERGY.1"]!.weights.sourdough).toBe(0.588801);
+    expect(model.domains.cooking!.weights.sourdough).toBe(1.675992);
+    expect(model.domains.garden!.weights.tomato).toBe(1.192366);
+    expect(model.domains.cooking!.weights.recip).toBe(-0.173174);
+    expect(model.principles["COOK.ALLERGY.1"]!.weights.sourdough).toBe(0.628117);
     // Learned from the forbid label of "recipe for the perfect excuse to skip work".
-    expect(model.principles["COOK.ALLERGY.1"]!.weights.excus).toBe(-0.030535);
+    expect(model.principles["COOK.ALLERGY.1"]!.weights.excus).toBe(-0.030903);
+    // An everyday word ("time", of "what time is it in tokyo") is penalised twice as hard.
+    expect(model.domains.cooking!.weights.time).toBe(-0.004882);
     expect(model.domains.cooking!.bias).toBe(0);
   });
 

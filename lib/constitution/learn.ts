@@ -2,6 +2,7 @@ import type { EvalCase, EvalSet } from "./eval-schema";
 import { forbidMatches } from "./eval-schema";
 import type { DomainHit, LexicalIndex, PrincipleMatch } from "./lexical";
 import type { Constitution } from "./schema";
+import { COMMON_STEMS } from "./common-words";
 import { stemSequence } from "./text";
 
 /**
@@ -55,6 +56,8 @@ export type FitOptions = {
   off_domain_weight: number;
   /** Weight of a case naming a domain against one that does not (labels that say "this applies" are rarer and say more). */
   domain_positive_weight: number;
+  /** How many times the L2 penalty an everyday word (or a pair of them) gets: a few labels must not teach "get" or "thanks". */
+  everyday_l2_factor: number;
   /** Weight of a case expecting a principle against a negative label for it. */
   principle_positive_weight: number;
 };
@@ -65,6 +68,7 @@ export const FIT_DEFAULTS: FitOptions = {
   bias: false,
   off_domain_weight: 0.2,
   domain_positive_weight: 8,
+  everyday_l2_factor: 2,
   principle_positive_weight: 1,
 };
 
@@ -80,6 +84,11 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 export function logit(p: number): number {
   const c = Math.min(1 - OFFSET_CLAMP, Math.max(OFFSET_CLAMP, p));
   return Math.log(c / (1 - c));
+}
+
+/** Whether a feature is made of everyday words only (common-words.ts): a stem, or a pair of them. */
+function isEveryday(feature: string): boolean {
+  return feature.split(" ").every((stem) => COMMON_STEMS.has(stem));
 }
 
 /** A prompt's features: its distinct stems, and its adjacent stem pairs as "a b". */
@@ -136,12 +145,13 @@ function fitOne(
     }
   });
   const order = [...holders.keys()].sort((a, b) => a - b);
+  const penalty = names.map((name) => o.l2 * (isEveryday(name) ? o.everyday_l2_factor : 1));
   const weights = new Float64Array(names.length);
   let bias = 0;
   const all = Array.from({ length: n }, (_, i) => i);
-  const step = (who: readonly number[], current: number): number => {
-    let g = o.l2 * current;
-    let h = o.l2;
+  const step = (who: readonly number[], current: number, l2 = o.l2): number => {
+    let g = l2 * current;
+    let h = l2;
     for (const i of who) {
       const e = examples[i]!;
       const p = sigmoid(margin[i]!);
@@ -154,7 +164,7 @@ function fitOne(
   };
   for (let sweep = 0; sweep < o.sweeps; sweep++) {
     if (o.bias) bias = step(all, bias);
-    for (const f of order) weights[f] = step(holders.get(f)!, weights[f]!);
+    for (const f of order) weights[f] = step(holders.get(f)!, weights[f]!, penalty[f]);
   }
   const out: Record<string, number> = {};
   for (const f of order) {
