@@ -131,8 +131,7 @@ describe("a team labels 50 demo turns", () => {
 
     const holdout = heldOut(after.files);
     const now = () => 0;
-    const m0: EvalMetrics = (await evalLexical(storeBefore, holdout.evals, undefined, now))
-      .metrics;
+    const m0: EvalMetrics = (await evalLexical(storeBefore, holdout.evals, undefined, now)).metrics;
     const m1: EvalMetrics = (await evalLexical(storeAfter, holdout.evals, undefined, now)).metrics;
     expect(m1.domain_recall_at_1).toBeGreaterThanOrEqual(m0.domain_recall_at_1);
     expect(m1.domain_recall_at_3).toBeGreaterThanOrEqual(m0.domain_recall_at_3);
