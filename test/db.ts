@@ -154,6 +154,22 @@ export function copyPgliteTemplate(dataDir: string): void {
 }
 
 /**
+ * An embedded database at `<dataDir>/pglite` whatever DATABASE_URL says, with `db()` pointed
+ * at it, for tests of what only the embedded database has (its head file): a copy of the
+ * run's migrated PGlite template on a PGlite run, else migrated here (a few seconds).
+ */
+export async function setupEmbeddedTestDatabase(dataDir: string): Promise<DatabaseTarget> {
+  const target: DatabaseTarget = { kind: "embedded", dir: path.join(dataDir, "pglite") };
+  if (inject("pgliteTemplate")) copyPgliteTemplate(dataDir);
+  else {
+    const { migrateDatabase } = await import("@/lib/db/migrate");
+    await migrateDatabase(target, { migrationsDir: path.join(ROOT, "prisma", "migrations") });
+  }
+  await switchDatabase(target);
+  return target;
+}
+
+/**
  * setupTestDatabase(), then the shipped constitution imported as the version in force
  * (what `charter init` does), for tests that edit, read or score against it.
  */

@@ -5,6 +5,7 @@ import {
 } from "@/lib/schemas/constitution-rows";
 import { db } from "./client";
 import type { Prisma } from "./generated/prisma/client";
+import { headFileWrites } from "./head-file-writes";
 import { parseColumn } from "./json-column";
 import type { Tx } from "./transaction";
 
@@ -27,21 +28,23 @@ export const constitutionModels = {
     };
   },
 
-  /** Stores a fit; one already stored for the version (by another instance) is kept. */
+  /** Stores a fit; one already stored for the version (by another instance) is kept. The head file follows (lib/db/head-file-writes.ts). */
   async put(fit: Omit<StoredModel, "createdAt">): Promise<void> {
-    await db().constitutionModel.createMany({
-      data: [
-        {
-          versionId: fit.versionId,
-          model: fit.model as unknown as Prisma.InputJsonValue,
-          folds: fit.folds,
-          keywords: fit.keywords as unknown as Prisma.InputJsonValue,
-          crossValidated: fit.crossValidated as unknown as Prisma.InputJsonValue,
-          fitMs: fit.fitMs,
-        },
-      ],
-      skipDuplicates: true,
-    });
+    await headFileWrites.changing(() =>
+      db().constitutionModel.createMany({
+        data: [
+          {
+            versionId: fit.versionId,
+            model: fit.model as unknown as Prisma.InputJsonValue,
+            folds: fit.folds,
+            keywords: fit.keywords as unknown as Prisma.InputJsonValue,
+            crossValidated: fit.crossValidated as unknown as Prisma.InputJsonValue,
+            fitMs: fit.fitMs,
+          },
+        ],
+        skipDuplicates: true,
+      }),
+    );
   },
 
   /** The newest fit job of a version, if any: its status and why it failed. */

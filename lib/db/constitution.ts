@@ -14,6 +14,7 @@ import {
   type VersionMeta,
 } from "./constitution-rows";
 import { ConstitutionInvalidError, saveVersion } from "./constitution-save";
+import { headFileWrites } from "./head-file-writes";
 import { contentHash, StoredVersionInvalidError } from "./version-parse";
 
 export type { Version, VersionMeta };
@@ -88,9 +89,12 @@ export const constitutionVersions = {
 
   /**
    * Saves a whole file set as the next version; `baseVersionId` null only for the very first version.
-   * `file` names the one file a change replaced, for the audit row.
+   * `file` names the one file a change replaced, for the audit row. On the embedded database
+   * the head file follows (lib/db/head-file-writes.ts) before this returns.
    */
-  save: saveVersion,
+  save(...args: Parameters<typeof saveVersion>): Promise<VersionMeta> {
+    return headFileWrites.changing(() => saveVersion(...args));
+  },
 
   /**
    * Replaces one file of the base version (`core.yaml`, `overlays/<domain>.yaml`; a `.yml`

@@ -8,6 +8,7 @@ import {
 } from "@/lib/constitution";
 import { changeBus } from "@/lib/db/change-bus";
 import { constitutionVersions, type Version, type VersionMeta } from "@/lib/db/constitution";
+import { headFileWrites } from "@/lib/db/head-file-writes";
 import { orchestrationLog } from "@/lib/db/orchestration-log";
 import { embeddingSettings, env, envStoreConfig, llmSettings, retrievalPath } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
@@ -70,6 +71,8 @@ export async function currentStore(): Promise<{ store: ConstitutionStore; versio
       store: buildStore(version, learned, kept?.versionId === version.id ? kept.store : undefined),
     };
   rebuildOnChange();
+  // On the embedded database, `charter retrieve` answers from the head file: written here on a first read.
+  await headFileWrites.ensure();
   return { store: kept.store, version };
 }
 
