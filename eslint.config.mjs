@@ -264,6 +264,7 @@ const config = [
       "lib/env.ts",
       "instrumentation.ts",
       "cli/runtime.ts",
+      "cli/environment.ts",
       "prisma.config.ts",
       "prisma/schema-engine/**",
       "**/*.test.ts",

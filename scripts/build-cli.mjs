@@ -14,6 +14,11 @@
 // dist/cli/, so each occurrence is rewritten to the source file's own location, relative
 // to the chunk: the bundle keeps working when the repository moves.
 //
+// dist/cli/retrieve-fast.cjs is `charter retrieve`'s usual call on the embedded database
+// (cli/retrieve-fast.ts) as one CommonJS file, engine and its packages included, checked to
+// reach no database driver: bin/charter.mjs requires it first, and only when it gives way
+// loads the command's bundle.
+//
 // dist/cli/sources.json lists Charter's files in the bundle (paths relative to the
 // repository), for bin/charter.mjs's staleness check.
 //
@@ -43,26 +48,53 @@ const packagesExternal = {
   },
 };
 
-/** `import.meta.url` and `import.meta.dirname` of a Charter source file, as seen from a chunk in dist/cli/. */
-const sourceLocation = {
-  name: "charter-source-location",
+/**
+ * `import.meta.url` and `import.meta.dirname` of a Charter source file, as seen from a file in
+ * dist/cli/: an ES module chunk, or (`format` "cjs") the CommonJS fast bundle of `charter retrieve`.
+ */
+function sourceLocation(format = "esm") {
+  const url =
+    format === "cjs" ? 'require("node:url").pathToFileURL(__filename).href' : "import.meta.url";
+  const dirname = format === "cjs" ? "__dirname" : "import.meta.dirname";
+  return {
+    name: "charter-source-location",
+    setup(b) {
+      b.onLoad({ filter: /\.tsx?$/ }, (args) => {
+        if (
+          args.path.includes(`${path.sep}node_modules${path.sep}`) ||
+          args.path.startsWith(GENERATED)
+        )
+          return undefined;
+        const text = readFileSync(args.path, "utf8");
+        const loader = args.path.endsWith(".tsx") ? "tsx" : "ts";
+        if (!text.includes("import.meta.")) return { contents: text, loader };
+        const file = path.relative(outdir, args.path).split(path.sep).join("/");
+        const dir = path.relative(outdir, path.dirname(args.path)).split(path.sep).join("/");
+        const contents = text
+          .replaceAll("import.meta.url", `new URL(${JSON.stringify(file)}, ${url}).href`)
+          .replaceAll("import.meta.dirname", `(${dirname} + ${JSON.stringify(`/${dir}`)})`);
+        return { contents, loader };
+      });
+    },
+  };
+}
+
+/**
+ * The fast bundle of `charter retrieve` (cli/retrieve-fast.ts): one CommonJS file, required
+ * before the ES module bundle, with the packages every call needs inside it (an import would
+ * go through the module loader; stemmer is an ES module only). Others stay requires, made
+ * only on a path that needs them (yaml, to parse a version whose parse is not cached).
+ */
+const FAST_BUNDLED = /^(zod|minisearch|stemmer)(\/|$)/;
+/** What the fast bundle must never reach: a database driver or client, or an LLM SDK. */
+const FAST_FORBIDDEN = /(^|\/)(@prisma|prisma|pg|@electric-sql|openai)(\/|$)|lib\/db\/client\.ts$/;
+
+const fastPackages = {
+  name: "charter-fast-packages",
   setup(b) {
-    b.onLoad({ filter: /\.tsx?$/ }, (args) => {
-      if (
-        args.path.includes(`${path.sep}node_modules${path.sep}`) ||
-        args.path.startsWith(GENERATED)
-      )
-        return undefined;
-      const text = readFileSync(args.path, "utf8");
-      const loader = args.path.endsWith(".tsx") ? "tsx" : "ts";
-      if (!text.includes("import.meta.")) return { contents: text, loader };
-      const file = path.relative(outdir, args.path).split(path.sep).join("/");
-      const dir = path.relative(outdir, path.dirname(args.path)).split(path.sep).join("/");
-      const contents = text
-        .replaceAll("import.meta.url", `new URL(${JSON.stringify(file)}, import.meta.url).href`)
-        .replaceAll("import.meta.dirname", `(import.meta.dirname + ${JSON.stringify(`/${dir}`)})`);
-      return { contents, loader };
-    });
+    b.onResolve({ filter: /^[^./@]|^@[^/]/ }, (args) =>
+      FAST_BUNDLED.test(args.path) ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
@@ -91,8 +123,9 @@ function engineBuildId() {
 }
 
 rmSync(staging, { recursive: true, force: true });
+const engineBuild = engineBuildId();
 const result = await build({
-  define: { __CHARTER_ENGINE_BUILD__: JSON.stringify(engineBuildId()) },
+  define: { __CHARTER_ENGINE_BUILD__: JSON.stringify(engineBuild) },
   absWorkingDir: ROOT,
   entryPoints: { main: entry },
   outdir: staging,
@@ -105,14 +138,44 @@ const result = await build({
   target: "node20",
   logLevel: "warning",
   alias: { "@": ROOT },
-  plugins: [packagesExternal, sourceLocation],
+  plugins: [packagesExternal, sourceLocation()],
   metafile: true,
 });
+const fast = await build({
+  define: { __CHARTER_ENGINE_BUILD__: JSON.stringify(engineBuild) },
+  absWorkingDir: ROOT,
+  entryPoints: [path.join(ROOT, "cli", "retrieve-fast.ts")],
+  outfile: path.join(staging, "retrieve-fast.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  minify: true,
+  logLevel: "warning",
+  alias: { "@": ROOT },
+  plugins: [fastPackages, sourceLocation("cjs")],
+  metafile: true,
+});
+const reached = [
+  ...Object.keys(fast.metafile.inputs),
+  ...Object.values(fast.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path)),
+].filter((input) => FAST_FORBIDDEN.test(input));
+if (reached.length) {
+  console.error(
+    `dist/cli/retrieve-fast.cjs must not reach a database driver or client:\n  ${reached.join("\n  ")}`,
+  );
+  rmSync(staging, { recursive: true, force: true });
+  process.exit(1);
+}
 // Charter's own inputs, which bin/charter.mjs compares with the bundle's time: a source
 // edited since the build runs from source instead of from a stale bundle.
-const sources = Object.keys(result.metafile.inputs).filter(
-  (input) => !input.includes("node_modules"),
-);
+const sources = [
+  ...new Set(
+    [...Object.keys(result.metafile.inputs), ...Object.keys(fast.metafile.inputs)].filter(
+      (input) => !input.includes("node_modules"),
+    ),
+  ),
+];
 writeFileSync(path.join(staging, "sources.json"), `${JSON.stringify(sources)}\n`);
 const previous = `${outdir}.${process.pid}.old`;
 if (existsSync(outdir)) renameSync(outdir, previous);
