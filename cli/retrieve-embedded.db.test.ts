@@ -49,7 +49,7 @@ function charter(args: string[], nodeArgs: string[] = []) {
   });
 }
 
-type Principle = { id: string };
+type Principle = { id: string; domain: string | null; overlay: string | null };
 type Printed = {
   domains: { domain: string }[];
   principles: Principle[];
@@ -85,6 +85,8 @@ async function bothAnswers(prompt: string, domain?: string, topK?: number) {
         title: p.title,
         level: p.level,
         priority: p.priority,
+        domain: p.domain,
+        overlay: p.overlay,
         confidence: p.confidence,
         why: p.why,
       })),
@@ -160,6 +162,19 @@ describe("charter retrieve on the embedded database", () => {
     },
     60_000,
   );
+
+  it("prints the overlay that brought each principle in, and its domain label, with --json", () => {
+    const { principles } = printed(["retrieve", "I have had severe headaches for three days"]);
+    expect(principles.length).toBeGreaterThan(0);
+    for (const p of principles) {
+      expect(p).toHaveProperty("overlay");
+      expect(p).toHaveProperty("domain");
+    }
+    expect(principles.filter((p) => p.id.startsWith("CORE.")).map((p) => p.overlay)).toEqual(
+      principles.filter((p) => p.id.startsWith("CORE.")).map(() => null),
+    );
+    expect(principles.some((p) => p.overlay === "medical")).toBe(true);
+  }, 60_000);
 
   it("sees a save made through the normal save path in its very next process", async () => {
     const word = newWord("zodiac");

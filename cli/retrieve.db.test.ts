@@ -74,6 +74,8 @@ async function bothAnswers(prompt: string, domain?: string, topK?: number) {
         title: p.title,
         level: p.level,
         priority: p.priority,
+        domain: p.domain,
+        overlay: p.overlay,
         confidence: p.confidence,
         why: p.why,
       })),

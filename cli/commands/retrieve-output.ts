@@ -40,6 +40,8 @@ export function printAnswer(result: Answer, json: boolean): void {
     title: p.title,
     level: p.level,
     priority: p.priority,
+    domain: p.domain,
+    overlay: p.overlay,
     confidence: p.confidence,
     why: p.why,
   }));
