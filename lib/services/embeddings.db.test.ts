@@ -13,7 +13,13 @@ import {
   type ScriptedLlmServer,
 } from "@/test/llm-server";
 import { callLog } from "./call-log";
-import { forgetSemantic, SEMANTIC_RETRY_MS, semanticFor, type Semantic } from "./embeddings";
+import {
+  forgetSemantic,
+  SEMANTIC_RETRY_MS,
+  semanticFor,
+  STILL_EMBEDDING,
+  type Semantic,
+} from "./embeddings";
 
 let teardown: () => Promise<void>;
 let server: ScriptedLlmServer;
@@ -182,10 +188,22 @@ describe("semanticFor", () => {
   it("does not make a retrieval wait while a version's texts are embedded: lexical until they are", async () => {
     configure();
     const v = version(withChangedRule());
-    expect(await semanticFor(v)).toEqual({
-      unavailable: "the constitution's texts are still being embedded; lexical until they are",
-    });
+    expect(await semanticFor(v)).toEqual({ unavailable: STILL_EMBEDDING });
     const ready = semantic(await semanticFor(v, WAIT));
     expect(semantic(await semanticFor(v))).toBe(ready);
+  });
+
+  it("is semantic from the first retrieval of a process when every text's vector is stored", async () => {
+    configure();
+    const v = version(withChangedRule());
+    await semanticFor(v, WAIT);
+    forgetSemantic(); // as a new process (a `charter retrieve`) starts
+    server.embeddingRequests.splice(0);
+
+    const first = semantic(await semanticFor(v));
+
+    expect(server.embeddingRequests).toEqual([]);
+    expect(await first.similarities("my prompt")).toBeDefined();
+    expect(server.embeddingRequests.map((r) => r.input)).toEqual([["my prompt"]]);
   });
 });

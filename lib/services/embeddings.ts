@@ -28,6 +28,8 @@ const MAX_CACHED = 4;
 type Entry = {
   built: Promise<Semantic | { unavailable: string }>;
   settled: boolean;
+  /** Resolved once the build finds texts with no stored vector: it waits on the endpoint from then on. */
+  embedding: Promise<void>;
   failedAt?: number;
 };
 const globalCache = globalThis as unknown as { __charterSemantic?: Map<string, Entry> };
@@ -39,11 +41,15 @@ function cache(): Map<string, Entry> {
 
 const textHash = (text: string) => createHash("sha256").update(text).digest("hex");
 
-/** Embeds the texts with no stored vector (each distinct text once), and stores them only once they form a valid index. */
+/**
+ * Embeds the texts with no stored vector (each distinct text once), and stores them only once
+ * they form a valid index. `onEmbedding` is called before the endpoint is asked, if it is.
+ */
 async function build(
   constitution: Constitution,
   port: EmbeddingPort,
   promptPort: EmbeddingPort,
+  onEmbedding: () => void,
 ): Promise<Semantic> {
   const docs = semanticDocuments(constitution).map((d) => ({ ...d, hash: textHash(d.text) }));
   const vectors = await constitutionEmbeddings.get(
@@ -51,6 +57,7 @@ async function build(
     docs.map((d) => d.hash),
   );
   const missing = new Map(docs.filter((d) => !vectors.has(d.hash)).map((d) => [d.hash, d.text]));
+  if (missing.size > 0) onEmbedding();
   const fresh = missing.size === 0 ? [] : await port.embed([...missing.values()]);
   const rows = [...missing.keys()].map((textHash, i) => ({ textHash, vector: fresh[i]! }));
   for (const row of rows) vectors.set(row.textHash, row.vector);
@@ -79,7 +86,9 @@ async function build(
  * endpoint fails the answer is `{ unavailable }`: retrieval goes on lexically, and a
  * call after SEMANTIC_RETRY_MS tries again. Never throws. Unless `wait` is set, a
  * version whose texts are still being embedded answers `{ unavailable }` at once: an
- * agent's prompt never waits for the constitution to be embedded.
+ * agent's prompt never waits for the constitution to be embedded. It does wait for the
+ * stored vectors to be read, so a version whose texts are all stored (a new process, a
+ * `charter retrieve`) is semantic from its first prompt.
  */
 export async function semanticFor(
   version: { id: number; constitution: Constitution },
@@ -106,9 +115,12 @@ export async function semanticFor(
     timeoutMs: settings.promptTimeoutMs,
     maxRetries: 0,
   });
+  let onEmbedding = () => {};
+  const embedding = new Promise<void>((resolve) => (onEmbedding = resolve));
   const fresh: Entry = {
     settled: false,
-    built: build(version.constitution, port, promptPort).catch((error: unknown) => {
+    embedding,
+    built: build(version.constitution, port, promptPort, onEmbedding).catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
       log.warn(
         `embeddings of constitution version ${version.id} (${settings.model}) are unavailable, retrying after ${SEMANTIC_RETRY_MS / 1000} s: ${reason}`,
@@ -127,11 +139,17 @@ export async function semanticFor(
   return settledOrWarming(fresh, options.wait);
 }
 
+/** Why a retrieval is lexical while its version's texts are embedded. */
+export const STILL_EMBEDDING =
+  "the constitution's texts are still being embedded; lexical until they are";
+
+/** The built index; unless `wait`, `{ unavailable }` as soon as the build has to ask the endpoint. */
 function settledOrWarming(entry: Entry, wait = false): Promise<SemanticAvailability> {
   if (wait || entry.settled) return entry.built;
-  return Promise.resolve({
-    unavailable: "the constitution's texts are still being embedded; lexical until they are",
-  });
+  return Promise.race([
+    entry.built,
+    entry.embedding.then(() => ({ unavailable: STILL_EMBEDDING })),
+  ]);
 }
 
 /** Forgets every cached index (tests; the stored vectors stay). */
