@@ -42,12 +42,20 @@ async function retrieveFromPostgres(
 /** The server's own service, which also migrates and imports the shipped constitution into a new database. */
 async function retrieveFromService(prompt: string, options: RetrieveOptions): Promise<Answer> {
   return withDatabase(async () => {
-    const { ensureConstitution, retrieve } = await import("@/lib/services/constitution");
+    const [{ ensureConstitution, retrieve }, { abandonLateEmbeddings }] = await Promise.all([
+      import("@/lib/services/constitution"),
+      import("@/lib/services/embeddings"),
+    ]);
     await ensureConstitution();
-    return retrieve(prompt, {
-      topK: options.topK,
-      domain: options.domain?.length ? options.domain : null,
-    });
+    try {
+      return await retrieve(prompt, {
+        topK: options.topK,
+        domain: options.domain?.length ? options.domain : null,
+      });
+    } finally {
+      // The answer is lexical once the prompt's embedding timed out: the command does not wait for it.
+      abandonLateEmbeddings();
+    }
   });
 }
 

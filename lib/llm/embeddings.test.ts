@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { LlmCallError, LlmTimeoutError } from "@/lib/constitution/llm-port";
 import {
   hashVector,
@@ -8,8 +8,10 @@ import {
   type ScriptedLlmServer,
 } from "@/test/llm-server";
 import {
+  abandonLateRequests,
   createEmbeddingClient,
   EMBEDDING_BATCH_SIZE,
+  lateRequests,
   type EmbeddingClientConfig,
 } from "./embeddings";
 import type { LlmCallRecord } from "./types";
@@ -135,6 +137,51 @@ describe("createEmbeddingClient against a scripted server", () => {
     expect(calls).toMatchObject([
       { component: "embeddings", outcome: "timeout", promptTokens: null },
     ]);
+  });
+
+  describe("a request that times out", () => {
+    // The slow answer comes after SLOW_MS; the caller gives up after 100 ms.
+    const SLOW_MS = 1_500;
+    const slowFirst = () => serve((req) => (req.input[0] === "slow" ? { delayMs: SLOW_MS } : {}));
+
+    it("finishes in the background within backgroundMs, so the next request reuses its connection", async () => {
+      const server = await slowFirst();
+      const { port, calls } = client(server, { timeoutMs: 100, backgroundMs: 10_000 });
+
+      const started = performance.now();
+      expect(await rejection(port.embed(["slow"]))).toBeInstanceOf(LlmTimeoutError);
+      expect(performance.now() - started).toBeLessThan(SLOW_MS);
+      expect(lateRequests()).toBe(1);
+      await vi.waitFor(() => expect(lateRequests()).toBe(0), { timeout: 20_000 });
+
+      expect(await port.embed(["fast"])).toEqual([hashVector("fast")]);
+      expect(server.connections()).toBe(1);
+      expect(calls.map((c) => c.outcome)).toEqual(["timeout", "ok"]);
+    });
+
+    it("without backgroundMs is abandoned at the timeout, its connection with it", async () => {
+      const server = await slowFirst();
+      const { port } = client(server, { timeoutMs: 100 });
+
+      expect(await rejection(port.embed(["slow"]))).toBeInstanceOf(LlmTimeoutError);
+      expect(lateRequests()).toBe(0);
+
+      expect(await port.embed(["fast"])).toEqual([hashVector("fast")]);
+      expect(server.connections()).toBeGreaterThan(1);
+    });
+
+    it("is ended by abandonLateRequests (a command that answered does not wait for it)", async () => {
+      const server = await slowFirst();
+      const { port } = client(server, { timeoutMs: 100, backgroundMs: 60_000 });
+
+      expect(await rejection(port.embed(["slow"]))).toBeInstanceOf(LlmTimeoutError);
+      expect(lateRequests()).toBe(1);
+      abandonLateRequests();
+      expect(lateRequests()).toBe(0);
+
+      expect(await port.embed(["fast"])).toEqual([hashVector("fast")]);
+      expect(server.connections()).toBeGreaterThan(1);
+    });
   });
 
   it("turns an HTTP error into LlmCallError with the status, and stops at the failing batch", async () => {

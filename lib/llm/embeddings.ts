@@ -17,12 +17,33 @@ export type EmbeddingClientConfig = {
   baseURL?: string;
   apiKey: string;
   model: string;
-  /** Each request is abandoned after this long. */
+  /** The caller is answered LlmTimeoutError after this long. */
   timeoutMs: number;
+  /**
+   * How much longer a request that timed out may run in the background to finish its answer,
+   * so that its keep-alive connection goes back to the pool instead of being destroyed (under
+   * load, every timed-out prompt would otherwise cost the next one a new connection). 0, the
+   * default: the request is abandoned at `timeoutMs`.
+   */
+  backgroundMs?: number;
   log?: LlmCallSink;
   maxRetries?: number;
   batchSize?: number;
 };
+
+/** Requests that timed out and are finishing in the background, by the controller that ends them. */
+const late = new Set<AbortController>();
+
+/** How many requests that timed out are still finishing in the background. */
+export function lateRequests(): number {
+  return late.size;
+}
+
+/** Ends every request finishing in the background (a command that has answered need not wait for them). */
+export function abandonLateRequests(): void {
+  for (const controller of late) controller.abort();
+  late.clear();
+}
 
 /** The vectors of a reply in input order, or LlmCallError when the reply does not give exactly one numeric vector per input. */
 function vectorsOf(reply: unknown, count: number): number[][] {
@@ -64,6 +85,7 @@ function vectorsOf(reply: unknown, count: number): number[][] {
 /** An EmbeddingPort on the openai SDK: batches of at most `batchSize` texts, one after another; timeouts reject with LlmTimeoutError, everything else with LlmCallError. */
 export function createEmbeddingClient(config: EmbeddingClientConfig): EmbeddingPort {
   const { model, timeoutMs, log: sink } = config;
+  const backgroundMs = config.backgroundMs ?? 0;
   const maxRetries = config.maxRetries ?? 0;
   const batchSize = config.batchSize ?? EMBEDDING_BATCH_SIZE;
 
@@ -89,8 +111,14 @@ export function createEmbeddingClient(config: EmbeddingClientConfig): EmbeddingP
           at: new Date(),
         }),
       );
-    // The SDK's own timeout stops at the response headers; this deadline also covers reading the body.
-    const deadline = AbortSignal.timeout(timeoutMs);
+    // The SDK's own timeout stops at the response headers; this deadline also covers reading
+    // the body. Either destroys the connection, so with `backgroundMs` they are set that much
+    // later, and the caller's timeout is a timer that leaves the request running.
+    const abandonAfter = timeoutMs + backgroundMs;
+    const controller = new AbortController();
+    const deadline = AbortSignal.any([AbortSignal.timeout(abandonAfter), controller.signal]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
     try {
       const client = pooledClient(
         { baseURL: config.baseURL, apiKey: config.apiKey, maxRetries },
@@ -98,21 +126,40 @@ export function createEmbeddingClient(config: EmbeddingClientConfig): EmbeddingP
       );
       // "float": left unset, the SDK asks for base64 and decodes whatever comes back as such,
       // which garbles the plain lists that some OpenAI-compatible servers always send.
-      const reply = await client.embeddings.create(
+      const call = client.embeddings.create(
         { model, input: texts, encoding_format: "float" },
-        { timeout: timeoutMs, maxRetries, signal: deadline },
+        { timeout: abandonAfter, maxRetries, signal: deadline },
       );
+      const reply =
+        backgroundMs === 0
+          ? await call
+          : await Promise.race([
+              call,
+              new Promise<never>((_, reject) => {
+                timer = setTimeout(() => {
+                  timedOut = true;
+                  late.add(controller);
+                  void call.then(
+                    () => late.delete(controller),
+                    () => late.delete(controller),
+                  );
+                  reject(new LlmTimeoutError(timeoutMs));
+                }, timeoutMs);
+              }),
+            ]);
       const vectors = vectorsOf(reply, texts.length);
       report({ outcome: "ok", promptTokens: reply.usage?.prompt_tokens ?? null });
       return vectors;
     } catch (error) {
-      const failure = toLlmError(error, timeoutMs, deadline.aborted);
+      const failure = toLlmError(error, timeoutMs, timedOut || deadline.aborted);
       report({
         outcome: failure instanceof LlmTimeoutError ? "timeout" : "error",
         promptTokens: null,
         error: failure.message,
       });
       throw failure;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

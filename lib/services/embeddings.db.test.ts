@@ -12,6 +12,8 @@ import {
   type ScriptedEmbeddingReply,
   type ScriptedLlmServer,
 } from "@/test/llm-server";
+import { LlmTimeoutError } from "@/lib/constitution/llm-port";
+import { lateRequests } from "@/lib/llm/embeddings";
 import { callLog } from "./call-log";
 import {
   forgetSemantic,
@@ -191,6 +193,26 @@ describe("semanticFor", () => {
     expect(await semanticFor(v)).toEqual({ unavailable: STILL_EMBEDDING });
     const ready = semantic(await semanticFor(v, WAIT));
     expect(semantic(await semanticFor(v))).toBe(ready);
+  });
+
+  it("lets a prompt's embedding that timed out finish in the background, its connection kept for the next", async () => {
+    configure();
+    process.env.CHARTER_EMBEDDING_TIMEOUT_MS = "100";
+    resetEnv();
+    try {
+      const s = semantic(await semanticFor(version(base), WAIT));
+      reply = { delayMs: 1_000 };
+      await expect(s.similarities("a slow prompt")).rejects.toBeInstanceOf(LlmTimeoutError);
+      const connections = server.connections();
+      expect(lateRequests()).toBe(1);
+      await vi.waitFor(() => expect(lateRequests()).toBe(0), { timeout: 20_000 });
+      reply = {};
+      await s.similarities("a quick prompt");
+      expect(server.connections()).toBe(connections);
+    } finally {
+      delete process.env.CHARTER_EMBEDDING_TIMEOUT_MS;
+      resetEnv();
+    }
   });
 
   it("is semantic from the first retrieval of a process when every text's vector is stored", async () => {

@@ -3,7 +3,7 @@ import { SemanticIndex, semanticDocuments, type EmbeddingPort } from "@/lib/cons
 import type { Constitution, RequestContext, SemanticSimilarities } from "@/lib/constitution";
 import { constitutionEmbeddings } from "@/lib/db/embeddings";
 import { embeddingSettings } from "@/lib/env";
-import { createEmbeddingClient } from "@/lib/llm/embeddings";
+import { abandonLateRequests, createEmbeddingClient } from "@/lib/llm/embeddings";
 import { log } from "@/lib/log";
 import { callLog } from "./call-log";
 
@@ -109,10 +109,13 @@ export async function semanticFor(
     log: callLog(),
   };
   const port = createEmbeddingClient({ ...endpoint, timeoutMs: settings.timeoutMs });
-  // A prompt's embedding is on the agent's path: a short timeout and no retry, then the lexical path.
+  // A prompt's embedding is on the agent's path: a short timeout and no retry, then the lexical
+  // path. The request itself may finish within the long timeout, in the background, so that a
+  // slow endpoint under load does not cost every next prompt a new connection.
   const promptPort = createEmbeddingClient({
     ...endpoint,
     timeoutMs: settings.promptTimeoutMs,
+    backgroundMs: settings.timeoutMs,
     maxRetries: 0,
   });
   let onEmbedding = () => {};
@@ -155,4 +158,9 @@ function settledOrWarming(entry: Entry, wait = false): Promise<SemanticAvailabil
 /** Forgets every cached index (tests; the stored vectors stay). */
 export function forgetSemantic(): void {
   cache().clear();
+}
+
+/** Ends the prompts' embedding requests still finishing in the background: a command that has answered exits at once. */
+export function abandonLateEmbeddings(): void {
+  abandonLateRequests();
 }
