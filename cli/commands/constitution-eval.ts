@@ -152,6 +152,10 @@ export function registerConstitutionEval(constitution: Command): void {
           );
       }
 
+      if (semantic?.edges.length)
+        console.error(
+          `warning: the calibrated floor and ceiling are on the edge of the grid tried (${semantic.edges.join("; ")}): a better point may lie beyond it.`,
+        );
       if (options.json)
         console.log(
           JSON.stringify(
@@ -169,6 +173,7 @@ export function registerConstitutionEval(constitution: Command): void {
                 model: semantic.model,
                 semantic_floor: semantic.semantic_floor,
                 semantic_ceiling: semantic.semantic_ceiling,
+                edges: semantic.edges,
                 ...summary(semantic.report),
               },
               comparison,
@@ -238,6 +243,7 @@ async function semanticReport(constitution: Constitution, set: EvalSet) {
     model: settings.model,
     semantic_floor: best!.semantic_floor,
     semantic_ceiling: best!.semantic_ceiling,
+    edges: best!.edges,
     report: best!.report,
   };
 }
