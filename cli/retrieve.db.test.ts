@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serializeOverlay } from "@/lib/constitution";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { retrieve } from "@/lib/services/constitution";
+import { fitVersion } from "@/lib/services/learned";
 import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 import { setupTestDatabaseWithConstitution, testPgUrl } from "@/test/db";
 import { EXIT } from "./errors";
@@ -126,6 +127,21 @@ describe.runIf(pgUrl)("charter retrieve on PostgreSQL", () => {
     expect(full.status, full.stderr).toBe(EXIT.ok);
     expect(loadedModules(full.stderr).some((url) => url.includes("@prisma"))).toBe(true);
   }, 60_000);
+
+  it("serves the version's learned weights once its fit is stored, as the service does", async () => {
+    // Prompts of the shipped eval set that the keywords alone answer otherwise than their labels.
+    const prompts = [
+      "push this to main",
+      "drop and recreate the orders table, the schema's all wrong",
+    ];
+    const before = prompts.map((prompt) => charter(["retrieve", prompt, "--json"]).stdout);
+    await fitVersion((await constitutionVersions.current())!.id);
+    for (const [i, prompt] of prompts.entries()) {
+      const { cli, server } = await bothAnswers(prompt);
+      expect(cli).toEqual(server);
+      expect(charter(["retrieve", prompt, "--json"]).stdout).not.toBe(before[i]);
+    }
+  }, 120_000);
 
   it("serves a version saved after its predecessor's parse was cached", async () => {
     // A word no version has yet, so that the test also holds on a database kept from an earlier run.

@@ -36,6 +36,7 @@ async function retrieveFromPostgres(
     id: current.id,
     constitution,
     index: lexicalIndexFor(current.cacheKey, constitution),
+    learned: current.learned,
   });
 }
 

@@ -1,4 +1,6 @@
-import type { ConstitutionFile } from "@/lib/constitution";
+import type { ConstitutionFile, LearnedModel } from "@/lib/constitution";
+import { isEmptyModel } from "@/lib/constitution/learn";
+import { isLearned } from "@/lib/files/head-file";
 import { parsedSnapshots, type ParsedVersion } from "@/lib/files/parsed-snapshots";
 import { APPLIED_MIGRATIONS_SQL, pendingMigrations } from "./migration-state";
 import { parseStoredVersion } from "./version-parse";
@@ -11,12 +13,18 @@ import { parseStoredVersion } from "./version-parse";
  * settle and the full client handles: a pending migration (or a new database), no version
  * yet, a stored version that no longer parses (the full path serves the one before), or
  * any read failure (the full path reports it properly). `required` lists the migrations
- * the database must have. `cacheKey` names the parse in lib/files/parsed-snapshots.ts.
+ * the database must have. `cacheKey` names the parse in lib/files/parsed-snapshots.ts;
+ * `learned` is the version's fit, as the server serves it (none while it has none).
  */
 export async function readCurrentVersion(
   url: string,
   required: readonly string[],
-): Promise<{ id: number; parsed: ParsedVersion; cacheKey: string } | null> {
+): Promise<{
+  id: number;
+  parsed: ParsedVersion;
+  cacheKey: string;
+  learned: LearnedModel | undefined;
+} | null> {
   // pg asks at load whether it runs in a Cloudflare Worker: it reads `navigator.userAgent`,
   // and where Node has no `navigator` (before Node 21) it builds a `Response`, which loads
   // Node's whole fetch implementation, a tenth of this command's time. Node 21 and later
@@ -36,19 +44,24 @@ export async function readCurrentVersion(
       applied: string[] | null;
       id: number | null;
       digest: string | null;
+      model: unknown;
     }>(
       `SELECT (SELECT array_agg(migration_name) FROM (${APPLIED_MIGRATIONS_SQL}) done) AS applied,
-              v.id, encode(sha256(convert_to(v.files::text, 'UTF8')), 'hex') AS digest
+              v.id, encode(sha256(convert_to(v.files::text, 'UTF8')), 'hex') AS digest, m.model
          FROM (SELECT 1) one
          LEFT JOIN constitution_head h ON h.id = 1
-         LEFT JOIN constitution_version v ON v.id = h.version_id`,
+         LEFT JOIN constitution_version v ON v.id = h.version_id
+         LEFT JOIN constitution_model m ON m.version_id = v.id`,
     );
     const row = rows[0];
     if (!row?.id || !row.digest || pendingMigrations(required, row.applied ?? []).length > 0)
       return null;
+    const model = row.model ?? null;
+    if (!isLearned(model)) return null; // a stored fit of another shape: the full path says why
+    const learned = model && !isEmptyModel(model) ? model : undefined;
     const key = `row-${row.digest}`;
     const kept = parsedSnapshots.read(key);
-    if (kept) return { id: row.id, parsed: kept, cacheKey: key };
+    if (kept) return { id: row.id, parsed: kept, cacheKey: key, learned };
     const stored = await client.query<{ files: ConstitutionFile[] }>(
       "SELECT files FROM constitution_version WHERE id = $1",
       [row.id],
@@ -57,7 +70,7 @@ export async function readCurrentVersion(
     if (!files) return null;
     const parsed = await parseStoredVersion(row.id, files);
     parsedSnapshots.write(key, parsed);
-    return { id: row.id, parsed, cacheKey: key };
+    return { id: row.id, parsed, cacheKey: key, learned };
   } catch {
     return null;
   } finally {

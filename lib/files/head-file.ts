@@ -49,7 +49,8 @@ type Meta = Omit<HeadEntry, "files">;
 const isHeader = (value: unknown): value is Header =>
   isObject(value) && value.format === FORMAT && typeof value.sha256 === "string";
 
-const isLearned = (value: unknown): value is LearnedModel | null =>
+/** Learned weights of this engine's format (or none), judged by their shape alone: no schema library on `charter retrieve`'s path. */
+export const isLearned = (value: unknown): value is LearnedModel | null =>
   value === null ||
   (isObject(value) &&
     value.format === LEARNED_FORMAT &&
