@@ -163,8 +163,10 @@ describe("charter constitution", () => {
       expect(body.principles.length).toBeLessThanOrEqual(5);
       expect(Object.keys(body.principles[0]!).sort()).toEqual([
         "confidence",
+        "domain",
         "id",
         "level",
+        "overlay",
         "priority",
         "title",
         "why",
