@@ -6,9 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/db/audit";
 import { closeDb } from "@/lib/db/client";
 import { constitutionVersions } from "@/lib/db/constitution";
+import { orchestrationLog } from "@/lib/db/orchestration-log";
+import { resetEnv } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
 import { headFile, headFilePath } from "@/lib/files/head-file";
-import { retrieve } from "@/lib/services/constitution";
+import { callLog, retrieve } from "@/lib/services/constitution";
 import { fitVersion } from "@/lib/services/learned";
 import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 import { setupEmbeddedTestDatabase } from "@/test/db";
@@ -95,6 +97,18 @@ async function bothAnswers(prompt: string, domain?: string, topK?: number) {
   };
 }
 
+/**
+ * Lets the database go once the work a save or a fit scheduled (a store built ahead, logs)
+ * is done: work left for later would open the configured database again. This file points
+ * the configuration at its own directory for the same reason: such a slip must never reach
+ * the repository's .charter/.
+ */
+async function letGo(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await Promise.all([orchestrationLog().flush(), callLog().flush()]);
+  await closeDb();
+}
+
 /** A word no version has yet, so that a test holds on a database kept from an earlier run too. */
 const newWord = (prefix: string) =>
   `${prefix}${Math.random()
@@ -122,6 +136,8 @@ describe("charter retrieve on the embedded database", () => {
   beforeAll(async () => {
     // The fast bundle is the bundle's: a tsx run (sources newer than the bundle) has none.
     expect(ensureBundles()).toBeNull();
+    process.env.CHARTER_DATA_DIR = dataDir;
+    resetEnv();
     ({ dir } = (await setupEmbeddedTestDatabase(dataDir)) as { dir: string });
     await constitutionVersions.importIfEmpty(
       await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
@@ -129,7 +145,7 @@ describe("charter retrieve on the embedded database", () => {
     );
   });
   afterAll(async () => {
-    await closeDb();
+    await letGo();
     rmSync(work, { recursive: true, force: true });
   });
 
@@ -219,7 +235,7 @@ describe("charter retrieve on the embedded database", () => {
   // Last: the database is let go, as when no server runs, so that the command can open it.
   it("answers from the database when the head file is missing, corrupt or torn, and writes it again", async () => {
     const current = (await constitutionVersions.current())!;
-    await closeDb();
+    await letGo();
     const spoils: [string, () => void][] = [
       ["missing", () => rmSync(headFilePath(dir))],
       [

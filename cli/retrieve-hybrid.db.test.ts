@@ -6,8 +6,10 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, switchDatabase } from "@/lib/db/client";
 import { constitutionVersions } from "@/lib/db/constitution";
+import { orchestrationLog } from "@/lib/db/orchestration-log";
 import { resetEnv } from "@/lib/env";
 import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/constitution";
+import { callLog } from "@/lib/services/constitution";
 import { semanticFor } from "@/lib/services/embeddings";
 import { ensureBundles } from "@/test/cli-bundle";
 import { setupEmbeddedTestDatabase, testPgUrl, unique } from "@/test/db";
@@ -37,7 +39,11 @@ describe("charter retrieve on the hybrid path", () => {
     expect(ensureBundles()).toBeNull();
     server = await startScriptedLlmServer(() => ({ content: "{}" }), { embeddings: () => ({}) });
     if (pgUrl) await switchDatabase({ kind: "postgres", url: pgUrl });
-    else await setupEmbeddedTestDatabase(dataDir);
+    else {
+      // A slip that opened the configured database again must not reach the repository's .charter/.
+      process.env.CHARTER_DATA_DIR = dataDir;
+      await setupEmbeddedTestDatabase(dataDir);
+    }
     await constitutionVersions.importIfEmpty(
       await readConstitutionFiles(SHIPPED_CONSTITUTION_DIR),
       "shipped",
@@ -47,7 +53,8 @@ describe("charter retrieve on the hybrid path", () => {
     // Every text of the version in force embedded and stored, as a server that served it leaves them.
     const stored = await semanticFor((await constitutionVersions.current())!, { wait: true });
     expect(stored && "index" in stored).toBe(true);
-    // The command opens the embedded database itself.
+    // The command opens the embedded database itself; the logs are written before it is let go.
+    await Promise.all([orchestrationLog().flush(), callLog().flush()]);
     await closeDb();
   });
   afterAll(async () => {
