@@ -155,7 +155,9 @@ export default async function EvalsPage({ searchParams }: SearchParams) {
             <Card title={`Failures of version ${entry.versionId} (${run.failures.length})`}>
               <EvalFailures
                 failures={run.failures}
-                suggestVersionId={entry.current ? entry.versionId : undefined}
+                suggestVersionId={
+                  entry.current && roleAtLeast(user.role, "editor") ? entry.versionId : undefined
+                }
               />
             </Card>
           </div>
