@@ -65,6 +65,9 @@ test("the Evals page shows the current version's metrics against its thresholds"
 test("excluding the medical overlay: the preview shows the lost hits and the replayed prompt before saving", async ({
   browser,
 }, testInfo) => {
+  // The preview runs the eval set on both versions and refits the draft's learned weights
+  // (cross-validated): seconds on an idle machine, much more on a busy one.
+  test.setTimeout(180_000);
   const page = await adminPage(browser);
   await page.goto(EDITOR);
   await excluded(page).check();
@@ -75,7 +78,8 @@ test("excluding the medical overlay: the preview shows the lost hits and the rep
 
   const preview = page.getByTestId("impact-preview");
   const lost = preview.getByTestId("lost-hits");
-  await expect(lost).toBeVisible();
+  await expect(lost).toBeVisible({ timeout: 120_000 });
+  await expect(preview.getByTestId("impact-learned")).toBeVisible();
   // Every lost case had a medical principle before and has none after.
   await expect(lost.getByRole("listitem").first()).toContainText("MED.");
   await expect(preview.getByTestId("delta-principle_hit_rate")).toBeVisible();
