@@ -14,6 +14,7 @@ import { callLog, retrieve } from "@/lib/services/constitution";
 import { fitVersion } from "@/lib/services/learned";
 import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 import { setupEmbeddedTestDatabase } from "@/test/db";
+import { comparable } from "@/test/retrieve-compare";
 import { EXIT } from "./errors";
 
 // `charter retrieve` on the embedded database answers from the database's head file
@@ -73,28 +74,7 @@ async function bothAnswers(prompt: string, domain?: string, topK?: number) {
     ...(topK ? ["--top-k", String(topK)] : []),
   ]);
   const served = await retrieve(prompt, { domain: domain ? domain.split(",") : null, topK });
-  const withoutTimings = (debug: Record<string, unknown>) => ({
-    ...debug,
-    timings_ms: null,
-    cache: (debug.cache as { fingerprint: string }).fingerprint,
-  });
-  return {
-    cli: { ...cli, debug: withoutTimings(cli.debug) },
-    server: {
-      domains: served.domains,
-      principles: served.principles.map((p) => ({
-        id: p.id,
-        title: p.title,
-        level: p.level,
-        priority: p.priority,
-        domain: p.domain,
-        overlay: p.overlay,
-        confidence: p.confidence,
-        why: p.why,
-      })),
-      debug: withoutTimings(served.debug as unknown as Record<string, unknown>),
-    },
-  };
+  return comparable(cli, served);
 }
 
 /**

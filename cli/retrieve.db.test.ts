@@ -9,6 +9,7 @@ import { retrieve } from "@/lib/services/constitution";
 import { fitVersion } from "@/lib/services/learned";
 import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 import { setupTestDatabaseWithConstitution, testPgUrl } from "@/test/db";
+import { comparable } from "@/test/retrieve-compare";
 import { EXIT } from "./errors";
 
 // `charter retrieve` on PostgreSQL answers from one plain connection, without Prisma
@@ -61,28 +62,7 @@ async function bothAnswers(prompt: string, domain?: string, topK?: number) {
   expect(result.status, result.stderr).toBe(EXIT.ok);
   const printed = JSON.parse(result.stdout) as Printed;
   const served = await retrieve(prompt, { domain: domain ? domain.split(",") : null, topK });
-  const withoutTimings = (debug: Printed["debug"]) => ({
-    ...debug,
-    timings_ms: null,
-    cache: (debug.cache as { fingerprint: string }).fingerprint,
-  });
-  return {
-    cli: { ...printed, debug: withoutTimings(printed.debug) },
-    server: {
-      domains: served.domains,
-      principles: served.principles.map((p) => ({
-        id: p.id,
-        title: p.title,
-        level: p.level,
-        priority: p.priority,
-        domain: p.domain,
-        overlay: p.overlay,
-        confidence: p.confidence,
-        why: p.why,
-      })),
-      debug: withoutTimings(served.debug as unknown as Printed["debug"]),
-    },
-  };
+  return comparable(printed, served);
 }
 
 describe.runIf(pgUrl)("charter retrieve on PostgreSQL", () => {
