@@ -61,9 +61,12 @@ export const constitutionModels = {
     await tx.$executeRaw`INSERT INTO background_job (kind, version_id, status) VALUES ('fit', ${versionId}, 'queued')`;
   },
 
-  /** Queues the fit of a version that has neither a model nor a fit job (versions saved before fits existed). */
+  /**
+   * Queues the fit of a version that has neither a model nor a fit job (versions saved before
+   * fits existed); at most one waits at a time, however many instances ask at once.
+   */
   async queueFitIfMissing(versionId: number): Promise<void> {
     await db()
-      .$executeRaw`INSERT INTO background_job (kind, version_id, status) SELECT 'fit', ${versionId}, 'queued' WHERE NOT EXISTS (SELECT 1 FROM constitution_model WHERE version_id = ${versionId}) AND NOT EXISTS (SELECT 1 FROM background_job WHERE kind = 'fit' AND version_id = ${versionId} AND status IN ('queued', 'running', 'done'))`;
+      .$executeRaw`INSERT INTO background_job (kind, version_id, status) SELECT 'fit', ${versionId}, 'queued' WHERE NOT EXISTS (SELECT 1 FROM constitution_model WHERE version_id = ${versionId}) AND NOT EXISTS (SELECT 1 FROM background_job WHERE kind = 'fit' AND version_id = ${versionId} AND status IN ('queued', 'running', 'done')) ON CONFLICT (version_id) WHERE kind = 'fit' AND status IN ('queued', 'running') DO NOTHING`;
   },
 } as const;
