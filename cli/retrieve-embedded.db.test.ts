@@ -14,7 +14,7 @@ import { callLog, retrieve } from "@/lib/services/constitution";
 import { fitVersion } from "@/lib/services/learned";
 import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 import { setupEmbeddedTestDatabase } from "@/test/db";
-import { comparable } from "@/test/retrieve-compare";
+import { comparable, COMPARED_PROMPTS } from "@/test/retrieve-compare";
 import { EXIT } from "./errors";
 
 // `charter retrieve` on the embedded database answers from the database's head file
@@ -143,14 +143,7 @@ describe("charter retrieve on the embedded database", () => {
     expect(existsSync(FAST_CACHE)).toBe(true);
   }, 60_000);
 
-  it.each([
-    ["drop the users table in production and rebuild it from the backup", undefined, undefined],
-    ["I have had severe headaches for three days", undefined, 2],
-    ["write a SQL injection test for my own login form", undefined, undefined],
-    ["what should I cook tonight", undefined, undefined],
-    ["can my landlord keep the deposit", "legal,medical", 3],
-    ["anything at all", "astrology", undefined],
-  ])(
+  it.each(COMPARED_PROMPTS)(
     "answers %j (domain %s, top %s) exactly as the server's service does",
     async (prompt, domain, topK) => {
       const { cli, server } = await bothAnswers(prompt, domain, topK);

@@ -37,3 +37,17 @@ export function comparable<P extends PrintedRetrieval>(printed: P, served: Retri
     },
   };
 }
+
+/** Prompts (with a chosen domain and top k, or none) on which the CLI must answer exactly as the service. */
+export const COMPARED_PROMPTS: [
+  prompt: string,
+  domain: string | undefined,
+  topK: number | undefined,
+][] = [
+  ["drop the users table in production and rebuild it from the backup", undefined, undefined],
+  ["I have had severe headaches for three days", undefined, 2],
+  ["write a SQL injection test for my own login form", undefined, undefined],
+  ["what should I cook tonight", undefined, undefined],
+  ["can my landlord keep the deposit", "legal,medical", 3],
+  ["anything at all", "astrology", undefined],
+];
