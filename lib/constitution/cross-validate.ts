@@ -1,5 +1,6 @@
 import type { ConstitutionStoreConfigInput } from "./config";
-import { runEval, type EvalReport } from "./eval";
+import type { EvalReport } from "./eval";
+import { evalLexical } from "./eval-store";
 import type { EvalSet } from "./eval-schema";
 import { fitLearnedAsync, lexicalEvidence, type FitOptions, type LearnedModel } from "./learn";
 import { LexicalIndex } from "./lexical";
@@ -38,7 +39,6 @@ export async function crossValidate(
 ): Promise<CrossValidation> {
   const k = options.folds ?? CV_FOLDS;
   const index = options.index ?? new LexicalIndex(constitution);
-  const now = options.now ?? (() => performance.now());
   const evidence = set.cases.map((c) => lexicalEvidence(index, c.prompt));
   const pause = options.pause ?? (() => Promise.resolve());
   const foldOf = (i: number) => i % k;
@@ -58,15 +58,12 @@ export async function crossValidate(
     stores.push(new ConstitutionStore(constitution, options.config, { index, learned }));
   }
   const fold = new Map(set.cases.map((c, i) => [c.prompt, foldOf(i)]));
-  const report = await runEval(set, (prompt) => {
-    const started = now();
-    const got = stores[fold.get(prompt) ?? 0]!.retrieveLexical(prompt);
-    return {
-      domains: got.domains.map((d) => d.domain),
-      principles: got.principles.map((p) => ({ id: p.id, domain: p.overlay, chars: p.chars })),
-      ms: now() - started,
-    };
-  });
+  const report = await evalLexical(
+    (prompt) => stores[fold.get(prompt) ?? 0]!,
+    set,
+    undefined,
+    options.now,
+  );
   const model = await fitLearnedAsync(constitution, index, set.cases, pause, options.fit, evidence);
   return { folds: k, report, model };
 }

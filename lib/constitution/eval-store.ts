@@ -10,17 +10,19 @@ import type { Constitution } from "./schema";
  * Runs an eval set on a store's lexical path, timing each prompt with `now`
  * (performance.now by default); with `semantic`, on the hybrid path, each prompt's
  * similarities computed beforehand. What `charter constitution eval`, the Evals page
- * and the impact preview measure.
+ * and the impact preview measure. `store` may name the store per prompt (a
+ * cross-validation answers each fold with its own).
  */
 export function evalLexical(
-  store: ConstitutionStore,
+  store: ConstitutionStore | ((prompt: string) => ConstitutionStore),
   set: EvalSet,
   semantic?: (prompt: string) => SemanticSimilarities | undefined,
   now: () => number = () => performance.now(),
 ): Promise<EvalReport> {
+  const storeFor = typeof store === "function" ? store : () => store;
   return runEval(set, (prompt) => {
     const started = now();
-    const got = store.retrieveLexical(prompt, { semantic: semantic?.(prompt) });
+    const got = storeFor(prompt).retrieveLexical(prompt, { semantic: semantic?.(prompt) });
     const ms = now() - started;
     return {
       domains: got.domains.map((d) => d.domain),

@@ -2,9 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { crossValidate } from "./cross-validate";
-import type { EvalSet } from "./eval-schema";
 import { evalLexical } from "./eval-store";
-import { adjust, fitEvalSet, fitLearned, logit, promptFeatures, type LearnedModel } from "./learn";
+import { adjust, fitLearned, logit, promptFeatures, type LearnedModel } from "./learn";
 import { LexicalIndex } from "./lexical";
 import { parseConstitution, type ConstitutionFile } from "./parse";
 import { formatIssue } from "./schema";
@@ -70,8 +69,8 @@ describe("the learned model", () => {
   it("fits the same weights every time, with these values for a fixed set", () => {
     const { constitution, evals } = small();
     const index = new LexicalIndex(constitution);
-    const model = fitEvalSet(constitution, index, evals);
-    expect(fitEvalSet(constitution, new LexicalIndex(constitution), evals)).toEqual(model);
+    const model = fitLearned(constitution, index, evals.cases);
+    expect(fitLearned(constitution, new LexicalIndex(constitution), evals.cases)).toEqual(model);
     expect(Object.keys(model.domains)).toEqual(["cooking", "garden"]);
     expect(Object.keys(model.principles)).toEqual(["COOK.ALLERGY.1"]);
     expect(model.cases).toBe(8);
@@ -94,7 +93,7 @@ describe("the learned model", () => {
     const taught = new ConstitutionStore(
       constitution,
       {},
-      { index, learned: fitEvalSet(constitution, index, evals) },
+      { index, learned: fitLearned(constitution, index, evals.cases) },
     );
     const prompt = "sourdough starter is bubbling over";
     expect(plain.retrieveLexical(prompt).domains).toEqual([]);
@@ -121,8 +120,7 @@ describe("the learned model", () => {
       })),
     ]);
     const index = new LexicalIndex(shipped.constitution);
-    const empty: EvalSet = { cases: [], thresholds: {} };
-    const model = fitEvalSet(shipped.constitution, index, empty);
+    const model = fitLearned(shipped.constitution, index, []);
     expect(model).toEqual({ format: 1, cases: 0, domains: {}, principles: {}, prompts: {} });
     const keywords = new ConstitutionStore(shipped.constitution, {}, { index });
     const learned = new ConstitutionStore(shipped.constitution, {}, { index, learned: model });
@@ -135,7 +133,7 @@ describe("the learned model", () => {
 
   it("answers a labelled prompt as it was labelled, however it is cased or punctuated", () => {
     const { constitution, evals } = small();
-    const model = fitEvalSet(constitution, new LexicalIndex(constitution), evals);
+    const model = fitLearned(constitution, new LexicalIndex(constitution), evals.cases);
     expect(model.prompts["recip perfect excus skip work"]).toEqual({
       domains: [],
       expect: [],

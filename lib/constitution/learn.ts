@@ -1,4 +1,4 @@
-import type { EvalCase, EvalSet } from "./eval-schema";
+import type { EvalCase } from "./eval-schema";
 import { forbidMatches } from "./eval-schema";
 import type { DomainHit, LexicalIndex, PrincipleMatch } from "./lexical";
 import type { Constitution } from "./schema";
@@ -33,7 +33,7 @@ export type LearnedModel = {
   domains: Record<string, LinearModel>;
   principles: Record<string, LinearModel>;
   /**
-   * Every labelled prompt by its key (promptKey): the same prompt again, however it is
+   * Every labelled prompt by its key (its stems in order, as readPrompt reads it): the same prompt again, however it is
    * cased or punctuated, gets the domains its label names, its expected principles, and
    * none it forbids. A model can only lean toward a label; this makes a reviewer's
    * correction stick for the prompt they corrected.
@@ -91,27 +91,42 @@ function isEveryday(feature: string): boolean {
   return feature.split(" ").every((stem) => COMMON_STEMS.has(stem));
 }
 
-/** A prompt's features: its distinct stems, and its adjacent stem pairs as "a b". */
-export function promptFeatures(prompt: string): string[] {
-  const sequence = stemSequence(prompt);
+/** The features of a stem sequence: its distinct stems, and its adjacent stem pairs as "a b". */
+function featuresOf(sequence: readonly string[]): string[] {
   const out = new Set(sequence);
   for (let i = 1; i < sequence.length; i++) out.add(`${sequence[i - 1]} ${sequence[i]}`);
   return [...out];
 }
 
-/** A prompt as the labels are kept by: its stems in order (case, punctuation and stopwords aside). */
-export function promptKey(prompt: string): string {
-  return stemSequence(prompt).join(" ");
+/** A prompt's features: its distinct stems, and its adjacent stem pairs as "a b". */
+export function promptFeatures(prompt: string): string[] {
+  return featuresOf(stemSequence(prompt));
 }
 
-/** The label of this very prompt, if one was learned. */
-export function labelOf(model: LearnedModel, prompt: string): PromptLabel | undefined {
-  const key = promptKey(prompt);
-  return key && Object.hasOwn(model.prompts, key) ? model.prompts[key] : undefined;
+/** A prompt as the labels are kept by: its stems in order (case, punctuation and stopwords aside). */
+function labelKey(sequence: readonly string[]): string {
+  return sequence.join(" ");
+}
+
+/** What a model says of one prompt, read once per retrieval: its features, and its own label if it was labelled. */
+export type LearnedReading = {
+  model: LearnedModel;
+  features: string[];
+  label: PromptLabel | undefined;
+};
+
+export function readPrompt(model: LearnedModel, prompt: string): LearnedReading {
+  const sequence = stemSequence(prompt);
+  const key = labelKey(sequence);
+  return {
+    model,
+    features: featuresOf(sequence),
+    label: key && Object.hasOwn(model.prompts, key) ? model.prompts[key] : undefined,
+  };
 }
 
 /** A model's learned logit for a prompt's features (bias included). */
-export function learnedLogit(model: LinearModel, features: readonly string[]): number {
+function learnedLogit(model: LinearModel, features: readonly string[]): number {
   let z = model.bias;
   for (const f of features) z += model.weights[f] ?? 0;
   return z;
@@ -126,7 +141,7 @@ type Example = { features: number[]; offset: number; label: 0 | 1; weight: numbe
 
 /**
  * Fits one model by cyclic coordinate descent on the penalised log loss. `examples`
- * hold feature numbers into `names`; the bias is feature -1.
+ * hold feature numbers into `names`; the bias, when fitted, takes its step before each sweep.
  */
 function fitOne(
   examples: readonly Example[],
@@ -318,21 +333,11 @@ function* fitSteps(
   }
   const prompts: Record<string, PromptLabel> = {};
   for (const c of cases) {
-    const key = promptKey(c.prompt);
+    const key = labelKey(stemSequence(c.prompt));
     if (key)
       prompts[key] = { domains: [...c.domains], expect: [...c.expect], forbid: [...c.forbid] };
   }
   return { format: LEARNED_FORMAT, cases: cases.length, domains, principles, prompts };
-}
-
-/** Fits a model for an eval set (the usual entry point): no cases, no models. */
-export function fitEvalSet(
-  constitution: Constitution,
-  index: LexicalIndex,
-  set: EvalSet,
-  options: Partial<FitOptions> = {},
-): LearnedModel {
-  return fitLearned(constitution, index, set.cases, options);
 }
 
 /** Whether a model changes anything: one with no model and no labelled prompt answers as the lexical path. */

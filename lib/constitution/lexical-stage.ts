@@ -7,14 +7,7 @@ import {
   type SemanticSimilarities,
 } from "./hybrid";
 import { forbidMatches } from "./eval-schema";
-import {
-  applyToDomains,
-  applyToPrinciples,
-  labelOf,
-  promptFeatures,
-  type LearnedModel,
-  type PromptLabel,
-} from "./learn";
+import { applyToDomains, applyToPrinciples, type LearnedReading, type PromptLabel } from "./learn";
 import type { DomainHit, LexicalIndex } from "./lexical";
 import type { DetectedDomain, RetrievedPrinciple } from "./retrieval-types";
 import { choose, principleLine, scoreCandidates, type Candidate } from "./selection";
@@ -32,24 +25,24 @@ function calibrationOf(config: ConstitutionStoreConfig): SemanticCalibration {
 
 /**
  * All ranked domains (the LLM prefilter's candidates) and those that pass the absolute
- * floor and the cutoff relative to the best one; with `sims`, the semantic step's evidence is folded in.
+ * floor and the cutoff relative to the best one; with `sims`, the semantic step's evidence
+ * is folded in, and with `learned` (the prompt read by the learned model), the labels'.
  */
 export function rankDomains(
   index: LexicalIndex,
   config: ConstitutionStoreConfig,
   prompt: string,
   sims?: SemanticSimilarities,
-  learned?: LearnedModel,
+  learned?: LearnedReading,
 ): { candidates: DomainHit[]; lexicalDomains: DomainHit[] } {
   const lexical = index.detectDomains(prompt, {
     max: sims || learned ? Number.MAX_SAFE_INTEGER : config.prefilter_candidates,
     minConfidence: 0,
   });
   const fused = sims ? fuseDomains(lexical, sims, calibrationOf(config)) : lexical;
-  const label = learned && labelOf(learned, prompt);
-  if (label) return labelledDomains(index, config, label, fused);
+  if (learned?.label) return labelledDomains(index, config, learned.label, fused);
   const candidates = (
-    learned ? applyToDomains(fused, learned, promptFeatures(prompt)) : fused
+    learned ? applyToDomains(fused, learned.model, learned.features) : fused
   ).slice(0, config.prefilter_candidates);
   const floor = (candidates[0]?.confidence ?? 0) * config.lexical_relative_cutoff;
   const lexicalDomains = candidates
@@ -125,7 +118,7 @@ export function pickLexically(
   inForce: readonly ResolvedPrinciple[],
   domains: DetectedDomain[],
   sims?: SemanticSimilarities,
-  learned?: LearnedModel,
+  learned?: LearnedReading,
 ): Candidate[] {
   const rules = {
     principle_min_relevance: config.principle_min_relevance,
@@ -134,15 +127,14 @@ export function pickLexically(
   };
   const lexical = index.principleScores(prompt);
   const fused = sims ? fusePrinciples(lexical, sims, calibrationOf(config)) : lexical;
-  const own = learned ? applyToPrinciples(fused, learned, promptFeatures(prompt)) : fused;
+  const own = learned ? applyToPrinciples(fused, learned.model, learned.features) : fused;
   const candidates = scoreCandidates(
     inForce,
     own,
     new Map(domains.map((d) => [d.domain, d.confidence])),
     rules,
   );
-  const label = learned && labelOf(learned, prompt);
-  return label ? withLabel(candidates, inForce, label) : candidates;
+  return learned?.label ? withLabel(candidates, inForce, learned.label) : candidates;
 }
 
 /** The chosen candidates (top k, then the context budget) as retrieved principles, in precedence order. */

@@ -16,7 +16,7 @@ export type DomainHit = {
   semantic?: number;
   /** The learned models' logit added to the lexical confidence, when a model exists (learn.ts). */
   learned?: number;
-  /** True when the prompt was labelled with this domain (learn.ts labelOf): confidence 1. */
+  /** True when the prompt was labelled with this domain (learn.ts readPrompt): confidence 1. */
   labelled?: boolean;
 };
 /** How well a principle's own text matches a prompt (0..1), and on which terms; `semantic` when the semantic step ran. */

@@ -14,7 +14,7 @@ export type Why = {
   semantic: number | null;
   /** The logit the learned weights added to the principle's own match, when it has a model (learn.ts). */
   learned?: number;
-  /** True when a reviewer's label of this very prompt expects the principle (learn.ts labelOf). */
+  /** True when a reviewer's label of this very prompt expects the principle (learn.ts readPrompt). */
   labelled?: boolean;
 };
 

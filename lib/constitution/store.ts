@@ -5,7 +5,7 @@ import {
   type ConstitutionStoreConfigInput,
 } from "./config";
 import type { SemanticSimilarities } from "./hybrid";
-import { isEmptyModel, type LearnedModel } from "./learn";
+import { isEmptyModel, readPrompt, type LearnedModel, type LearnedReading } from "./learn";
 import { LexicalIndex, type DomainHit } from "./lexical";
 import { failureReason, type LlmPort } from "./llm-port";
 import { llmPrefilter, runDomainAgents } from "./llm-stages";
@@ -150,12 +150,13 @@ export class ConstitutionStore {
       }
     }
     const path = this.usesLlm ? "llm" : sims ? "hybrid" : "lexical";
+    const learned = this.read(prompt);
     const { candidates, lexicalDomains } = rankDomains(
       this.index,
       this.config,
       prompt,
       sims,
-      this.learned,
+      learned,
     );
 
     let cacheStatus: DebugInfo["prefilter_cache_status"] = "disabled";
@@ -194,8 +195,8 @@ export class ConstitutionStore {
       warnings = [...warnings, ...resolved.warnings];
       const inForce = resolved.principles;
       const picked = this.usesLlm
-        ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls)
-        : pickLexically(this.index, this.config, prompt, inForce, domains, sims, this.learned);
+        ? await this.runAgents(prompt, inForce, domains, ctx, fallbacks, calls, learned)
+        : pickLexically(this.index, this.config, prompt, inForce, domains, sims, learned);
       ({ principles, dropped } = toRetrieved(this.config, picked, options.topK));
     }
     const finished = this.now();
@@ -238,33 +239,22 @@ export class ConstitutionStore {
     prompt: string,
     options: { topK?: number; semantic?: SemanticSimilarities } = {},
   ): { domains: DetectedDomain[]; principles: RetrievedPrinciple[]; dropped: string[] } {
+    const learned = this.read(prompt);
     const domains = this.config.use_domain_prefilter
-      ? rankDomains(
-          this.index,
-          this.config,
-          prompt,
-          options.semantic,
-          this.learned,
-        ).lexicalDomains.map((d) => ({
-          domain: d.domain,
-          confidence: d.confidence,
-          source: "lexical" as const,
-        }))
+      ? rankDomains(this.index, this.config, prompt, options.semantic, learned).lexicalDomains.map(
+          (d) => ({
+            domain: d.domain,
+            confidence: d.confidence,
+            source: "lexical" as const,
+          }),
+        )
       : [];
     const inForce = this.inForce(domains, false).principles;
     return {
       domains,
       ...toRetrieved(
         this.config,
-        pickLexically(
-          this.index,
-          this.config,
-          prompt,
-          inForce,
-          domains,
-          options.semantic,
-          this.learned,
-        ),
+        pickLexically(this.index, this.config, prompt, inForce, domains, options.semantic, learned),
         options.topK,
       ),
     };
@@ -345,6 +335,7 @@ export class ConstitutionStore {
     ctx: RequestContext,
     fallbacks: Fallback[],
     calls: { domain_agent: number },
+    learned: LearnedReading | undefined,
   ): Promise<Candidate[]> {
     return runDomainAgents(
       { llm: this.deps.llm!, config: this.config, prompt, ctx, fallbacks },
@@ -352,15 +343,12 @@ export class ConstitutionStore {
       domains,
       calls,
       (principles) =>
-        pickLexically(
-          this.index,
-          this.config,
-          prompt,
-          principles,
-          domains,
-          undefined,
-          this.learned,
-        ),
+        pickLexically(this.index, this.config, prompt, principles, domains, undefined, learned),
     );
+  }
+
+  /** The prompt as the learned model reads it (features, its own label), once per retrieval; none without a model. */
+  private read(prompt: string): LearnedReading | undefined {
+    return this.learned && readPrompt(this.learned, prompt);
   }
 }

@@ -24,15 +24,15 @@ export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(res
 
 /**
  * Fits a version's learned weights from its eval set and stores them with the eval's
- * figures on the keywords alone and cross-validated; an instance that already has the
- * version's store reuses its index. Announced, so every instance serves the model at once.
+ * figures on the keywords alone and cross-validated. Announced, so every instance serves
+ * the model at once.
  */
-export async function fitVersion(versionId: number, index?: LexicalIndex): Promise<StoredModel> {
+export async function fitVersion(versionId: number): Promise<StoredModel> {
   const stored = await constitutionModels.get(versionId);
   if (stored) return stored;
   const version = await constitutionVersions.get(versionId);
   const started = performance.now();
-  const built = index ?? new LexicalIndex(version.constitution);
+  const built = new LexicalIndex(version.constitution);
   const config = envStoreConfig();
   const keywords = await evalLexical(
     new ConstitutionStore(version.constitution, config, { index: built }),
