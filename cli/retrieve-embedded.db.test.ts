@@ -12,7 +12,7 @@ import { readConstitutionFiles, SHIPPED_CONSTITUTION_DIR } from "@/lib/files/con
 import { headFile, headFilePath } from "@/lib/files/head-file";
 import { callLog, retrieve } from "@/lib/services/constitution";
 import { fitVersion } from "@/lib/services/learned";
-import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
+import { ensureBundles, lexicalCliEnv, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 import { setupEmbeddedTestDatabase } from "@/test/db";
 import { comparable, COMPARED_PROMPTS } from "@/test/retrieve-compare";
 import { EXIT } from "./errors";
@@ -30,23 +30,10 @@ const work = mkdtempSync(path.join(os.tmpdir(), "charter-cli-retrieve-embedded-"
 const dataDir = path.join(work, "data");
 let dir = "";
 
-function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_DATA_DIR: dataDir };
-  for (const name of [
-    "DATABASE_URL",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "CHARTER_EMBEDDING_MODEL",
-    "CHARTER_RETRIEVAL_PATH",
-  ])
-    delete env[name];
-  return env;
-}
-
 function charter(args: string[], nodeArgs: string[] = []) {
   return spawnSync(process.execPath, [...nodeArgs, BIN, ...args], {
     cwd: work,
-    env: childEnv(),
+    env: lexicalCliEnv(dataDir),
     encoding: "utf8",
     timeout: 120_000,
   });
@@ -181,7 +168,7 @@ describe("charter retrieve on the embedded database", () => {
     headFile.remove(dir); // as a save in progress leaves it
     const child = spawn(process.execPath, [BIN, "retrieve", `what is ${word}`], {
       cwd: work,
-      env: childEnv(),
+      env: lexicalCliEnv(dataDir),
     });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -7,7 +7,7 @@ import { serializeOverlay } from "@/lib/constitution";
 import { constitutionVersions } from "@/lib/db/constitution";
 import { retrieve } from "@/lib/services/constitution";
 import { fitVersion } from "@/lib/services/learned";
-import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
+import { ensureBundles, lexicalCliEnv, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 import { setupTestDatabaseWithConstitution, testPgUrl } from "@/test/db";
 import { comparable, COMPARED_PROMPTS } from "@/test/retrieve-compare";
 import { EXIT } from "./errors";
@@ -21,21 +21,9 @@ const work = mkdtempSync(path.join(os.tmpdir(), "charter-cli-retrieve-"));
 let teardown: () => Promise<void> = async () => undefined;
 
 function charter(args: string[], nodeArgs: string[] = []) {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CHARTER_DATA_DIR: path.join(work, "data"),
-    DATABASE_URL: pgUrl ?? "",
-  };
-  for (const name of [
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "CHARTER_EMBEDDING_MODEL",
-    "CHARTER_RETRIEVAL_PATH",
-  ])
-    delete env[name];
   return spawnSync(process.execPath, [...nodeArgs, BIN, ...args], {
     cwd: work,
-    env,
+    env: lexicalCliEnv(path.join(work, "data"), pgUrl ?? ""),
     encoding: "utf8",
     timeout: 120_000,
   });

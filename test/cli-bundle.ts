@@ -46,3 +46,22 @@ export function loadedModules(stderr: string): string[] {
     .filter((line) => line.startsWith("LOADED ") && !line.startsWith("LOADED node:"))
     .map((line) => line.slice("LOADED ".length));
 }
+
+/**
+ * The environment a `charter` child retrieves in on the lexical path: its own data
+ * directory, no LLM or embeddings endpoint, and `databaseUrl` as DATABASE_URL (undefined:
+ * unset, the embedded database).
+ */
+export function lexicalCliEnv(dataDir: string, databaseUrl?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_DATA_DIR: dataDir };
+  for (const name of [
+    "DATABASE_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "CHARTER_EMBEDDING_MODEL",
+    "CHARTER_RETRIEVAL_PATH",
+  ])
+    delete env[name];
+  if (databaseUrl !== undefined) env.DATABASE_URL = databaseUrl;
+  return env;
+}
