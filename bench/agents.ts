@@ -9,23 +9,16 @@
  * printed with the load average beside it.
  */
 import { spawn, spawnSync } from "node:child_process";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { BIN, ROOT, startBenchServer, waitHealthy } from "./support/server";
+import { loadAverage as load, median } from "./support/stats";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3299);
 const TURNS = Number(process.env.BENCH_TURNS ?? 20_000);
 const BATCH_EVENTS = 999;
 const HOOK_RUNS = 15;
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
 
 /** One turn: a prompt, a tool call and a stop, in sessions of 10 turns. */
 function turnEvents(run: string, i: number) {

@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { median } from "./support/stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "bin", "charter.mjs");
@@ -48,11 +49,6 @@ function runOnce(c: Case, cwd: string, env: NodeJS.ProcessEnv): number {
   if (result.status !== 0)
     throw new Error(`${c.name} exited ${result.status}: ${result.stderr.trim().split("\n")[0]}`);
   return elapsed;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "build-cli.mjs")], {

@@ -14,6 +14,7 @@ import {
 } from "@/lib/credit";
 import { determineToolSuccess } from "@/lib/credit/tool-success";
 import { random } from "./support/random";
+import { median } from "./support/stats";
 
 const CALLS = 500;
 const PRINCIPLES = 50;
@@ -73,8 +74,6 @@ const state = sessionStateSchema.parse({
   }),
   userFeedback: prompts.map((p, i) => analyzeUserFeedback(p, prompts.slice(0, i), [{}])),
 });
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Microseconds per call over ITERATIONS calls. */
 function sample(run: () => unknown): number {

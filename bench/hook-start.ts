@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startEventsServer } from "@/test/events-server";
+import { loadAverage as load, median } from "./support/stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "bin", "charter.mjs");
@@ -23,14 +24,6 @@ const args = process.argv.slice(2);
 const REAL = args.includes("--real");
 const ROUNDS = Number(args.find((a) => /^\d+$/.test(a)) ?? 21);
 const GOAL = 2;
-
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 type Case = { name: string; args: string[]; hook: boolean };
 const CASES: Case[] = [

@@ -15,9 +15,9 @@
  * CONCURRENCY (200), AGENT_PAUSE_MS (1000).
  */
 import http from "node:http";
-import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { startBenchServer } from "./support/server";
+import { loadAverage as load } from "./support/stats";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3297);
 const AGENTS = Number(process.env.AGENTS ?? 100);
@@ -29,11 +29,6 @@ const BATCH = 999;
 /** An agent's pause between events: up to this, at random (an agent's hooks fire seconds apart; this is brisker). */
 const AGENT_PAUSE_MS = Number(process.env.AGENT_PAUSE_MS ?? 1_000);
 
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
 const quantile = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] ?? NaN;
 const ms = (x: number) => `${x.toFixed(1)} ms`;

@@ -10,7 +10,6 @@
  * Run: npx tsx bench/key-check.ts   (PostgreSQL on 127.0.0.1:5432, a production build;
  * CHARTER_NEXT_DIST_DIR picks the build, PORT the port)
  */
-import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { auth } from "@/lib/auth/auth";
 import { resolveCaller } from "@/lib/auth/caller";
@@ -18,6 +17,7 @@ import { closeDb, db, switchDatabase } from "@/lib/db/client";
 import { resetEnv } from "@/lib/env";
 import { hammer, quantile, summary } from "./support/hammer";
 import { startBenchServer } from "./support/server";
+import { loadAverage as load } from "./support/stats";
 
 const PORT = Number(process.env.PORT ?? 3297);
 const COUNT = Number(process.env.COUNT ?? 2_000);
@@ -25,12 +25,6 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 
 const run = Date.now().toString(36);
-
-const load = () =>
-  os
-    .loadavg()
-    .map((n) => n.toFixed(2))
-    .join(" ");
 
 async function main() {
   const server = await startBenchServer({ port: PORT, stderr: "inherit" });

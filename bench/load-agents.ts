@@ -10,12 +10,12 @@
  * Knobs: AGENTS (1000), SPREAD_S (60), BENCH_PORT (3298).
  */
 import { mkdirSync, readdirSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { flushSpool, runHook, type Io } from "@/cli/hook/run";
 import { listenerPid, rssBytes, startBenchServer } from "./support/server";
+import { loadAverage } from "./support/stats";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3298);
 const AGENTS = Number(process.env.AGENTS ?? 1_000);
@@ -182,10 +182,7 @@ async function main() {
       .filter(([k]) => /^5\d\d$/.test(k) && k !== "503")
       .reduce((n, [, v]) => n + v, 0);
     const sorted = [...hookMs].sort((a, b) => a - b);
-    const load = os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ");
+    const load = loadAverage();
     console.log(
       `agents: ${AGENTS}, events sent: ${expected} in ${sendSeconds.toFixed(1)} s; hook p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(0)} ms [load ${load}]`,
     );

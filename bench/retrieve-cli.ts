@@ -16,20 +16,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HEAD_FILE } from "@/lib/files/head-file";
+import { lexicalCliEnv } from "@/test/cli-bundle";
+import { loadAverage as load, median } from "./support/stats";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "bin", "charter.mjs");
 const ROUNDS = Number(process.argv[2] ?? 9);
 const GOAL = 4;
 const PROMPT = "drop the users table in production and rebuild it from the backup";
-
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ");
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 type Case = { name: string; args: string[]; before?: () => void; goal?: number };
 
@@ -63,15 +57,7 @@ const build = spawnSync(process.execPath, [path.join(ROOT, "scripts", "build-cli
 });
 if (build.status !== 0) throw new Error("scripts/build-cli.mjs failed");
 
-const env: NodeJS.ProcessEnv = { ...process.env, CHARTER_DATA_DIR: dataDir };
-for (const name of [
-  "DATABASE_URL",
-  "OPENAI_API_KEY",
-  "OPENAI_BASE_URL",
-  "CHARTER_EMBEDDING_MODEL",
-  "CHARTER_RETRIEVAL_PATH",
-])
-  delete env[name];
+const env = lexicalCliEnv(dataDir);
 try {
   runOnce(CASES[1]!, env); // a new database: migrations and the shipped constitution, once
   runOnce(CASES[1]!, env); // the version's parse and index, cached for this engine build
