@@ -5,7 +5,7 @@ import path from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandName, COMMANDS } from "./commands";
-import { HOOK_EVENTS } from "./hook/events";
+import { CLAUDE_INSTALLED_EVENTS } from "./hook/events";
 import { HOOK_TIMEOUT_SECONDS } from "./hook/settings";
 import { ensureBundles, loadedModules, TRACE_IMPORTS } from "@/test/cli-bundle";
 
@@ -78,7 +78,7 @@ describe("the charter command, run outside the repository", () => {
     expect(result.status).toBe(0);
     const file = path.join(project, ".claude", "settings.json");
     expect(result.stdout).toContain(
-      `Installed Charter's hooks (${HOOK_EVENTS.join(", ")}) in ${file}.`,
+      `Installed Charter's hooks (${CLAUDE_INSTALLED_EVENTS.join(", ")}) in ${file}.`,
     );
     const settings = JSON.parse(readFileSync(file, "utf8")) as {
       hooks: Record<string, { hooks: { command: string }[] }[]>;

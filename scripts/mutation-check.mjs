@@ -327,6 +327,7 @@ const MUTANTS = [
     LEARN,
   ],
   [LN, "forbid_weight: 4,", "forbid_weight: 2,", "learned: a forbid label weighs 4", LEARN],
+  [LN, "min_weight: 0.01,", "min_weight: 1e-4,", "learned: weights under 0.01 left out", LEARN],
   [
     LN,
     "everyday_l2_factor: 2,",

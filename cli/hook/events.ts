@@ -6,12 +6,25 @@ import type { AgentEventInput } from "@/lib/schemas/events";
  * time; events.test.ts checks these against the schema so the two cannot drift.
  */
 export const HOOK_EVENTS = [
+  "SessionStart",
   "UserPromptSubmit",
   "PostToolUse",
   "Stop",
   "SessionEnd",
 ] as const satisfies readonly AgentEventInput["type"][];
 export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/**
+ * The events `charter hooks install` registers with Claude Code. SessionStart is left out:
+ * Claude Code takes the principles with each prompt, so the hook answers SessionStart
+ * (when a user registers it by hand) only by recording the session's agent.
+ */
+export const CLAUDE_INSTALLED_EVENTS = [
+  "UserPromptSubmit",
+  "PostToolUse",
+  "Stop",
+  "SessionEnd",
+] as const satisfies readonly HookEventName[];
 
 /** Longest string the server keeps inside a tool's input or output (MAX_TOOL_OUTPUT). */
 export const HOOK_MAX_TOOL_OUTPUT = 20_000;
@@ -24,6 +37,10 @@ export const HOOK_LIMITS = {
   tool_use_id: 200,
   session_id: 200,
   path: 4096,
+  agent: 64,
+  agent_version: 100,
+  source: 100,
+  model: 200,
 } as const;
 
 /** Context window the Stop event's context_utilization is measured against. */

@@ -105,6 +105,19 @@ export function buildEvent(
   };
 
   switch (type) {
+    case "SessionStart": {
+      const source = text(payload, "source");
+      const model = text(payload, "model");
+      return {
+        event: {
+          ...base,
+          type,
+          ...(source ? { source: clip(source, HOOK_LIMITS.source) } : {}),
+          ...(model ? { model: clip(model, HOOK_LIMITS.model) } : {}),
+        },
+        warnings,
+      };
+    }
     case "UserPromptSubmit":
       return {
         event: { ...base, type, prompt: clip(text(payload, "prompt") ?? "", HOOK_LIMITS.prompt) },

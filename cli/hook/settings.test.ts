@@ -5,7 +5,7 @@ import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { registerHooks } from "../commands/hooks";
 import { CliError } from "../errors";
-import { HOOK_EVENTS } from "./events";
+import { CLAUDE_INSTALLED_EVENTS } from "./events";
 import {
   CHARTER_HOOK_BIN,
   defaultBaseCommand,
@@ -62,7 +62,7 @@ describe("charter hooks install / uninstall", () => {
     writeFileSync(file, original);
 
     expect(await charter("hooks", "install", "--settings", file)).toContain(
-      `Installed Charter's hooks (${HOOK_EVENTS.join(", ")})`,
+      `Installed Charter's hooks (${CLAUDE_INSTALLED_EVENTS.join(", ")})`,
     );
     const installed = readFileSync(file, "utf8");
     const settings = JSON.parse(installed);
@@ -73,7 +73,7 @@ describe("charter hooks install / uninstall", () => {
       env: EXISTING.env,
       hooks: { Notification: EXISTING.hooks.Notification },
     });
-    for (const event of HOOK_EVENTS) {
+    for (const event of CLAUDE_INSTALLED_EVENTS) {
       const ours = {
         matcher: HOOK_MATCHERS[event],
         hooks: [
@@ -96,7 +96,7 @@ describe("charter hooks install / uninstall", () => {
     expect(readFileSync(file, "utf8")).toBe(installed);
 
     expect(await charter("hooks", "uninstall", "--settings", file)).toContain(
-      `Removed ${HOOK_EVENTS.length} Charter hook entries`,
+      `Removed ${CLAUDE_INSTALLED_EVENTS.length} Charter hook entries`,
     );
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(EXISTING);
     expect(readFileSync(file, "utf8")).toBe(original);
@@ -108,7 +108,9 @@ describe("charter hooks install / uninstall", () => {
   it("creates the settings file, and uninstall leaves no empty hooks behind", async () => {
     const file = path.join(dir, ".claude", "settings.json");
     await charter("hooks", "install", "--settings", file);
-    expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).hooks)).toEqual([...HOOK_EVENTS]);
+    expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).hooks)).toEqual([
+      ...CLAUDE_INSTALLED_EVENTS,
+    ]);
     await charter("hooks", "uninstall", "--settings", file);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({});
   });
@@ -167,7 +169,7 @@ describe("installHooks / uninstallHooks", () => {
       },
     };
     const { settings, changed } = installHooks(old, base);
-    expect(changed).toEqual([...HOOK_EVENTS]);
+    expect(changed).toEqual([...CLAUDE_INSTALLED_EVENTS]);
     expect((settings.hooks as Record<string, unknown>).Stop).toEqual([
       {
         matcher: "",

@@ -3,12 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError } from "../errors";
-import { HOOK_EVENTS, type HookEventName } from "./events";
+import { CLAUDE_INSTALLED_EVENTS, HOOK_EVENTS, type HookEventName } from "./events";
 
 /** Seconds Claude Code gives each hook before killing it; the hook itself answers within 1 s. */
 export const HOOK_TIMEOUT_SECONDS = 5;
 /** PostToolUse matches tool names ("*": every tool); the other events take no matcher. */
 export const HOOK_MATCHERS: Record<HookEventName, string> = {
+  SessionStart: "",
   UserPromptSubmit: "",
   PostToolUse: "*",
   Stop: "",
@@ -101,7 +102,7 @@ export function installHooks(
     throw new CliError(`${where}: "hooks" is not an object; fix it by hand first.`);
   const hooks = (next.hooks ??= {});
   const changed: HookEventName[] = [];
-  for (const event of HOOK_EVENTS) {
+  for (const event of CLAUDE_INSTALLED_EVENTS) {
     const desired = {
       type: "command",
       command: hookCommand(base, event),

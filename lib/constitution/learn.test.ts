@@ -81,8 +81,12 @@ describe("the learned model", () => {
     expect(model.principles["COOK.ALLERGY.1"]!.weights.sourdough).toBe(0.628117);
     // Learned from the forbid label of "recipe for the perfect excuse to skip work".
     expect(model.principles["COOK.ALLERGY.1"]!.weights.excus).toBe(-0.030903);
-    // An everyday word ("time", of "what time is it in tokyo") is penalised twice as hard.
-    expect(model.domains.cooking!.weights.time).toBe(-0.004882);
+    // An everyday word ("time", of "what time is it in tokyo") is penalised twice as hard:
+    // its weight is under the default min_weight (0.01), so the model leaves it out.
+    expect(model.domains.cooking!.weights.time).toBeUndefined();
+    const fine = fitLearned(constitution, index, evals.cases, { min_weight: 1e-4 });
+    expect(fine.domains.cooking!.weights.time).toBe(-0.004882);
+    expect(fine.domains.cooking!.weights.sourdough).toBe(1.675992);
     expect(model.domains.cooking!.bias).toBe(0);
   });
 

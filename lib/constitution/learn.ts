@@ -44,6 +44,13 @@ export const LEARNED_FORMAT = 1;
 
 /** Fitting settings; the defaults were chosen by 5-fold cross-validation on the shipped eval set (docs/evals.md). */
 export type FitOptions = {
+  /**
+   * Weights smaller than this (in absolute value) are left out of the model. With L2, every
+   * feature of every case gets some weight in every model; those under 0.01 changed no
+   * cross-validated figure of the shipped eval set and made the model four times larger
+   * (7.4 MB of JSON against 1.7 MB, 345,000 weights against 82,000).
+   */
+  min_weight: number;
   /** L2 penalty on each weight and bias (larger keeps answers closer to the keywords alone). */
   l2: number;
   /** Coordinate-descent sweeps over every feature. */
@@ -62,6 +69,7 @@ export type FitOptions = {
   principle_positive_weight: number;
 };
 export const FIT_DEFAULTS: FitOptions = {
+  min_weight: 0.01,
   l2: 2,
   sweeps: 12,
   forbid_weight: 4,
@@ -184,7 +192,7 @@ function fitOne(
   const out: Record<string, number> = {};
   for (const f of order) {
     const w = round6(weights[f]!);
-    if (Math.abs(w) >= 1e-4) out[names[f]!] = w;
+    if (Math.abs(w) >= o.min_weight) out[names[f]!] = w;
   }
   return { bias: round6(bias), weights: out };
 }

@@ -156,6 +156,21 @@ export function principlesContext(
 }
 
 /**
+ * The text a SessionStart hook adds to the agent's context: the hard constraints that hold
+ * whatever the prompt, for agents that take context only at the start of a session.
+ */
+export function sessionContext(
+  version: number,
+  principles: readonly Pick<ResolvedPrinciple, "id" | "level" | "priority" | "title" | "rule">[],
+): string {
+  if (principles.length === 0) return "";
+  return [
+    `Charter constitution (version ${version}): hard constraints that hold for every request in this session. They are not negotiable.`,
+    ...principles.map(principleLine),
+  ].join("\n");
+}
+
+/**
  * The candidates to inject: the `topK` most relevant, then, while their lines exceed
  * `budgetChars`, the least relevant soft principle is dropped; a chosen hard principle
  * is never dropped for the budget. Returned in precedence order (docs/spec/constitution-store.md).

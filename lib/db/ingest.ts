@@ -26,6 +26,8 @@ export type EventClaim = {
   at: string;
   cwd: string | null;
   transcript_path: string | null;
+  agent: string | null;
+  agent_version: string | null;
 };
 
 /**
@@ -42,24 +44,33 @@ async function claim(sql: Sql, events: EventClaim[], source: string): Promise<Se
   const rows = await sql.query<{ id: string }>(
     `WITH x AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
-         AS x(id text, session_id text, type text, at timestamptz, cwd text, transcript_path text, ord int)
+         AS x(id text, session_id text, type text, at timestamptz, cwd text, transcript_path text,
+              agent text, agent_version text, ord int)
      ), claimed AS (
        INSERT INTO agent_event (id, session_id, type)
        SELECT id, session_id, type FROM x ORDER BY id
        ON CONFLICT (id) DO NOTHING
        RETURNING id
      ), touched AS (
-       INSERT INTO agent_session (id, source, cwd, transcript_path, started_at, last_event_at)
+       INSERT INTO agent_session (id, source, cwd, transcript_path, agent, agent_version, started_at, last_event_at)
        SELECT session_id, $2,
               (array_agg(cwd ORDER BY ord DESC) FILTER (WHERE cwd IS NOT NULL))[1],
               (array_agg(transcript_path ORDER BY ord DESC) FILTER (WHERE transcript_path IS NOT NULL))[1],
+              (array_agg(agent ORDER BY ord DESC) FILTER (WHERE agent IS NOT NULL))[1],
+              (array_agg(agent_version ORDER BY ord DESC) FILTER (WHERE agent_version IS NOT NULL))[1],
               min(at), max(at)
        FROM x WHERE id IN (SELECT id FROM claimed)
        GROUP BY session_id ORDER BY session_id
        ON CONFLICT (id) DO UPDATE SET
          last_event_at = GREATEST(agent_session.last_event_at, EXCLUDED.last_event_at),
          cwd = COALESCE(EXCLUDED.cwd, agent_session.cwd),
-         transcript_path = COALESCE(EXCLUDED.transcript_path, agent_session.transcript_path)
+         transcript_path = COALESCE(EXCLUDED.transcript_path, agent_session.transcript_path),
+         agent = COALESCE(EXCLUDED.agent, agent_session.agent),
+         -- A version belongs to its agent: a new agent without one leaves no stale version behind.
+         agent_version = CASE
+           WHEN EXCLUDED.agent IS NOT NULL AND EXCLUDED.agent IS DISTINCT FROM agent_session.agent
+             THEN EXCLUDED.agent_version
+           ELSE COALESCE(EXCLUDED.agent_version, agent_session.agent_version) END
        RETURNING 1
      )
      SELECT id FROM claimed`,

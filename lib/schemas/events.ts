@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AGENT_SLUG, KNOWN_AGENTS } from "./agents";
 import { inJson, inText, MAX_JSON_DEPTH, TEXT_RULE } from "./text";
 
 /**
@@ -10,7 +11,13 @@ import { inJson, inText, MAX_JSON_DEPTH, TEXT_RULE } from "./text";
  * rule of ./text.ts, `at` in canonical UTC form within EVENT_AT bounds, and JSON
  * values within MAX_JSON_DEPTH. Whatever parses here, PostgreSQL can store.
  */
-export const EVENT_TYPES = ["UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"] as const;
+export const EVENT_TYPES = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PostToolUse",
+  "Stop",
+  "SessionEnd",
+] as const;
 export const MAX_BATCH = 1000;
 /** Tool outputs are kept up to this many characters. */
 export const MAX_TOOL_OUTPUT = 20_000;
@@ -49,7 +56,30 @@ const base = {
     .max(4096)
     .optional()
     .describe("Path of the session's transcript file on the agent's machine."),
+  agent: z
+    .string()
+    .max(64)
+    .regex(AGENT_SLUG, "must be a lower-case name of letters, digits, '.', '_' or '-'")
+    .optional()
+    .describe(
+      `The agent that reports the session: ${KNOWN_AGENTS.map((a) => `\`${a}\``).join(", ")}, or another lower-case name. The session keeps the latest one sent.`,
+    ),
+  agent_version: inText()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("The agent's version, where it tells it (Cursor's cursor_version, say)."),
 };
+
+export const sessionStartSchema = z.strictObject({
+  ...base,
+  type: z.literal("SessionStart"),
+  source: inText()
+    .max(100)
+    .optional()
+    .describe("Why the session started, in the agent's words: startup, resume, clear, compact."),
+  model: inText().max(200).optional().describe("The model the agent runs, where it says."),
+});
 
 export const userPromptSubmitSchema = z.strictObject({
   ...base,
@@ -99,6 +129,7 @@ export const sessionEndSchema = z.strictObject({
 });
 
 export const agentEventSchema = z.discriminatedUnion("type", [
+  sessionStartSchema,
   userPromptSubmitSchema,
   postToolUseSchema,
   stopSchema,
@@ -153,7 +184,9 @@ export const eventResultSchema = z.object({
   additional_context: z
     .string()
     .optional()
-    .describe("UserPromptSubmit: the text to add to the agent's context."),
+    .describe(
+      "UserPromptSubmit: the text to add to the agent's context. SessionStart: the constitution's hard constraints and the playbook, for agents that take context only at the start of a session.",
+    ),
   score: z
     .object({ weighted_total: z.number(), normalized_total: z.number() })
     .optional()

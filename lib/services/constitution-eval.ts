@@ -21,7 +21,7 @@ import { embeddingSettings, envStoreConfig, retrievalPath } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
 import { DEFAULT_REPLAY, MAX_REPLAY, type ImpactPreview } from "@/lib/schemas/constitution";
 import { semanticFor } from "./embeddings";
-import { learnedStatus, yieldToLoop } from "./learned";
+import { learnedStatus, oneFitAtATime, yieldToLoop } from "./learned";
 
 // Stored versions are immutable, so their stores are kept (an index takes ~60 ms to build);
 // the most recently used few only, as the Evals page may walk many versions.
@@ -137,11 +137,13 @@ export async function previewChange(input: {
   ]);
   // The learned weights the draft would be fitted with, and what each version serves with them.
   const [cv, baseStatus] = await Promise.all([
-    crossValidate(parsed.constitution, parsed.evals, {
-      index: after.index,
-      config: envStoreConfig(),
-      pause: yieldToLoop,
-    }),
+    oneFitAtATime(() =>
+      crossValidate(parsed.constitution, parsed.evals, {
+        index: after.index,
+        config: envStoreConfig(),
+        pause: yieldToLoop,
+      }),
+    ),
     learnedStatus(base.id),
   ]);
   const baseLearned = baseStatus.state === "fitted" ? baseStatus.fit.model : undefined;

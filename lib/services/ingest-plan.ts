@@ -112,6 +112,19 @@ export class BatchPlan {
 
   apply(event: AgentEvent, at: string): void {
     switch (event.type) {
+      case "SessionStart": {
+        // Opens no turn: the session row (its agent, where it runs) is the claim's. The answer is
+        // the hard constraints and the playbook, for agents that take context only here.
+        const retrieved = this.retrieved.get(event.id);
+        this.result({
+          id: event.id,
+          status: "accepted",
+          principles: retrieved?.principles ?? [],
+          additional_context:
+            retrieved && this.source !== "import" ? contextFor(retrieved, this.playbook) : "",
+        });
+        return;
+      }
       case "UserPromptSubmit": {
         const previous = this.latestTurns.get(event.session_id);
         const retrieved = this.retrieved.get(event.id);
@@ -225,6 +238,8 @@ export function claimOf(event: AgentEvent, now: string): EventClaim {
     at: whenOf(event, now),
     cwd: event.cwd ?? null,
     transcript_path: event.transcript_path ?? null,
+    agent: event.agent ?? null,
+    agent_version: event.agent_version ?? null,
   };
 }
 

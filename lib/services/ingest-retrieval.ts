@@ -3,7 +3,7 @@ import { retrievalPath } from "@/lib/env";
 import type { AgentEvent } from "@/lib/schemas/events";
 import { currentStore } from "./constitution";
 import { delivery, type Retrieved } from "./ingest-plan";
-import { principlesContext } from "@/lib/constitution";
+import { principlesContext, sessionContext } from "@/lib/constitution";
 import { brief } from "./retrieval-protocol";
 import { retrieveLexicalMany } from "./retrieval-pool";
 
@@ -36,12 +36,23 @@ export async function retrieveFor(
       ? [{ event, delivered: delivery(event, source) === "delivered" }]
       : [],
   );
+  const starts = events.filter((e, i) => e.type === "SessionStart" && firstIndex.get(e.id) === i);
+  if (prompts.length === 0 && starts.length === 0) return out;
+  const { store, version } = await currentStore();
+  if (starts.length) {
+    const hard = store.getConstitution([]).filter((p) => p.level === "hard");
+    const started: Retrieved = {
+      principles: brief(hard.map((p) => ({ ...p, confidence: 1 }))),
+      context: sessionContext(version.id, hard),
+      version: version.id,
+    };
+    for (const event of starts) out.set(event.id, started);
+  }
   if (prompts.length === 0) return out;
   const asksModel = retrievalPath() !== "lexical";
   const costly = asksModel ? prompts.filter((p) => p.delivered).map((p) => p.event.id) : [];
   const seen = costly.length ? await eventBatches.seenEvents(costly) : new Map();
   const todo = prompts.filter((p) => !seen.has(p.event.id));
-  const { store, version } = await currentStore();
   // On the lexical path every prompt takes store.retrieveLexical (the same principles as
   // getRelevantPrinciples, without the prefilter cache, which saves only model calls).
   const lexical = todo.filter((p) => !p.delivered || !asksModel).map((p) => p.event);

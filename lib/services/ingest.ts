@@ -80,7 +80,9 @@ export async function applyGroup(
     const state = await eventBatches.readState(sql, {
       sessionIds: [...new Set(fresh.map((f) => f.event.session_id))],
       duplicateIds: duplicates.map((d) => d.event.id),
-      playbookLimit: fresh.some((f) => f.event.type === "UserPromptSubmit")
+      playbookLimit: fresh.some(
+        (f) => f.event.type === "UserPromptSubmit" || f.event.type === "SessionStart",
+      )
         ? e.CHARTER_PLAYBOOK_INJECT
         : 0,
     });

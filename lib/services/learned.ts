@@ -22,6 +22,18 @@ export const FIT_ATTEMPTS = 3;
 /** Gives the event loop back between two models of a fit, so hooks are answered while it runs. */
 export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+let fitting: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs one fit at a time in this process: a fit job and an impact preview's refit (each
+ * holds a model per fold, tens of MB) never add up inside the server's heap cap.
+ */
+export function oneFitAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = fitting.then(work, work);
+  fitting = run.catch(() => undefined);
+  return run;
+}
+
 /**
  * Fits a version's learned weights from its eval set and stores them with the eval's
  * figures on the keywords alone and cross-validated. Announced, so every instance serves
@@ -38,11 +50,13 @@ export async function fitVersion(versionId: number): Promise<StoredModel> {
     new ConstitutionStore(version.constitution, config, { index: built }),
     version.evals,
   );
-  const cv = await crossValidate(version.constitution, version.evals, {
-    index: built,
-    config,
-    pause: yieldToLoop,
-  });
+  const cv = await oneFitAtATime(() =>
+    crossValidate(version.constitution, version.evals, {
+      index: built,
+      config,
+      pause: yieldToLoop,
+    }),
+  );
   await constitutionModels.put({
     versionId,
     model: cv.model,
