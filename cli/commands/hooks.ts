@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { Argument, Option, type Command } from "commander";
 import { loadHookConfig, saveHookUrl, type HookConfig } from "../hook/config";
@@ -5,15 +6,8 @@ import { loadEnv, runningServerUrl } from "../runtime";
 import { HOOK_EVENTS, type HookEventName } from "../hook/events";
 import { runHookOnStdin } from "../hook/hook-stdin";
 import { flushSpool } from "../hook/run";
-import {
-  defaultBaseCommand,
-  installHooks,
-  readSettings,
-  settingsPath,
-  uninstallHooks,
-  writeSettings,
-  type SettingsScope,
-} from "../hook/settings";
+import { AGENT_HOOKS, AGENT_NAMES, type AgentHooks, type AgentName } from "../hook/install";
+import { defaultBaseCommand } from "../hook/settings";
 
 /**
  * Where the installed hooks will send, and how to change it. With no URL set, a Charter
@@ -39,58 +33,82 @@ function whereHooksSend(config: HookConfig): string {
   return `The hooks send to ${config.url} (the default). If your server runs elsewhere, set CHARTER_URL=<its URL> where the agent runs, or put {"url": "<its URL>"} in ${file}.`;
 }
 
-type ScopeOptions = { project?: boolean | string; user?: boolean; settings?: string };
+type ScopeOptions = {
+  agent: AgentName;
+  project?: boolean | string;
+  user?: boolean;
+  settings?: string;
+  command?: string;
+};
 
-function targetFile(options: ScopeOptions): string {
+function targetFile(agent: AgentHooks, options: ScopeOptions): string {
   if (options.settings) return path.resolve(options.settings);
-  const scope: SettingsScope = options.user ? "user" : "project";
-  return settingsPath(
-    scope,
+  return agent.settingsPath(
+    options.user ? "user" : "project",
     typeof options.project === "string" ? path.resolve(options.project) : process.cwd(),
+    os.homedir(),
   );
 }
+
+/** "Charter's hooks" for Claude Code (as it always read), "Charter's Codex CLI hooks" for the others. */
+function theirHooks(agent: AgentHooks): string {
+  return agent.name === "claude" ? "Charter's hooks" : `Charter's ${agent.label} hooks`;
+}
+
+const SETTINGS_FILES =
+  "claude: .claude/settings.json, codex: .codex/hooks.json, gemini: .gemini/settings.json, cursor: .cursor/hooks.json";
 
 function scopeOptions(command: Command): Command {
   return command
     .addOption(
+      new Option("--agent <name>", `the agent whose settings to change (${SETTINGS_FILES})`)
+        .choices(AGENT_NAMES)
+        .default("claude"),
+    )
+    .addOption(
       new Option(
         "--project [dir]",
-        "the project's .claude/settings.json, in <dir> or the current directory (default)",
+        "the agent's project settings file, in <dir> or the current directory (default)",
       ).conflicts("user"),
     )
-    .addOption(new Option("--user", "your ~/.claude/settings.json").conflicts("project"))
-    .option("--settings <path>", "this settings file instead");
+    .addOption(
+      new Option("--user", "the agent's settings file in your home directory").conflicts("project"),
+    )
+    .option("--settings <path>", "this settings file instead (the agent's format)");
 }
 
 /**
- * `charter hooks install|uninstall` (Claude Code settings), and `charter hook <event>` and
- * `charter spool flush` for --help and for running without dist/hook.mjs: bin/charter.mjs
- * normally runs those two from the bundle, before this CLI loads.
+ * `charter hooks install|uninstall [--agent claude|codex|gemini|cursor]` (each agent's own
+ * settings file: cli/hook/install/), and `charter hook <event>` and `charter spool flush`
+ * for --help and for running without dist/hook.mjs: bin/charter.mjs normally runs those
+ * two from the bundle, before this CLI loads.
  */
 export function registerHooks(program: Command): void {
   const hooks = program
     .command("hooks")
-    .description("Install or remove Charter's Claude Code hooks");
+    .description(
+      "Install or remove Charter's hooks for Claude Code, Codex CLI, Gemini CLI or Cursor",
+    );
 
   scopeOptions(hooks.command("install"))
     .description(
-      "Add Charter's hooks to Claude Code settings, keeping everything else (running it twice changes nothing)",
+      "Add Charter's hooks to an agent's settings (Claude Code by default), keeping everything else (running it twice changes nothing)",
     )
     .option(
       "--command <cmd>",
-      "how Claude Code runs charter (default: <path of node> <path of bin/charter-hook.cjs>)",
+      "how the agent runs charter (default: <path of node> <path of bin/charter-hook.cjs>)",
     )
-    .action((options: ScopeOptions & { command?: string }) => {
-      const file = targetFile(options);
-      const current = readSettings(file);
+    .action((options: ScopeOptions) => {
+      const agent = AGENT_HOOKS[options.agent];
+      const file = targetFile(agent, options);
       const base = options.command?.trim() || defaultBaseCommand();
-      const { settings, changed } = installHooks(current.settings, base, file);
-      if (changed.length === 0) {
-        console.log(`Charter's hooks are already installed in ${file}.`);
-      } else {
-        writeSettings(file, settings, current);
-        console.log(`Installed Charter's hooks (${changed.join(", ")}) in ${file}.`);
-      }
+      const { changed } = agent.install(file, base);
+      console.log(
+        changed.length === 0
+          ? `${theirHooks(agent)} are already installed in ${file}.`
+          : `Installed ${theirHooks(agent)} (${changed.join(", ")}) in ${file}.`,
+      );
+      for (const note of agent.notes) console.log(note);
       const config = loadHookConfig();
       console.log(whereHooksSend(config));
       if (!config.apiKey)
@@ -101,23 +119,24 @@ export function registerHooks(program: Command): void {
 
   scopeOptions(hooks.command("uninstall"))
     .description(
-      "Remove Charter's hooks from Claude Code settings, leaving everything else as it was",
+      "Remove Charter's hooks from an agent's settings (Claude Code by default), leaving everything else as it was",
     )
     .option("--command <cmd>", "also remove hooks run through this custom command")
-    .action((options: ScopeOptions & { command?: string }) => {
-      const file = targetFile(options);
-      const current = readSettings(file);
-      const { settings, removed } = uninstallHooks(
-        current.settings,
+    .action((options: ScopeOptions) => {
+      const agent = AGENT_HOOKS[options.agent];
+      const file = targetFile(agent, options);
+      const { exists, removed, empty } = agent.uninstall(
+        file,
         options.command?.trim() || undefined,
       );
-      if (!current.exists || removed === 0) {
+      if (!exists || removed === 0) {
         console.log(`No Charter hooks in ${file}.`);
         return;
       }
-      writeSettings(file, settings, current);
       console.log(
-        `Removed ${removed} Charter hook ${removed === 1 ? "entry" : "entries"} from ${file}.`,
+        `Removed ${removed} Charter hook ${removed === 1 ? "entry" : "entries"} from ${file}.${
+          empty ? " Nothing else is in it now; it is left in place (delete it if you like)." : ""
+        }`,
       );
     });
 

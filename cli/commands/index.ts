@@ -62,7 +62,7 @@ export const COMMANDS = [
   },
   {
     usage: "hooks",
-    summary: "Install or remove Charter's Claude Code hooks",
+    summary: "Install or remove Charter's hooks for Claude Code, Codex CLI, Gemini CLI or Cursor",
     load: async () => (await import("./hooks")).registerHooks,
   },
   {
