@@ -35,6 +35,8 @@ export type EventsBehaviour = {
   reject?: (event: AgentEvent) => string | undefined;
   /** The additional_context for a UserPromptSubmit event. */
   context?: (event: Extract<AgentEvent, { type: "UserPromptSubmit" }>) => string | undefined;
+  /** The additional_context for a SessionStart event (the constitution's core, on the real server). */
+  sessionContext?: (event: Extract<AgentEvent, { type: "SessionStart" }>) => string | undefined;
 };
 
 export type EventsServer = {
@@ -115,7 +117,12 @@ export async function startEventsServer(
       if (seen.has(event.id)) return { id: event.id, status: "duplicate" };
       seen.add(event.id);
       store.events.push(event);
-      const context = event.type === "UserPromptSubmit" ? behaviour.context?.(event) : undefined;
+      const context =
+        event.type === "UserPromptSubmit"
+          ? behaviour.context?.(event)
+          : event.type === "SessionStart"
+            ? behaviour.sessionContext?.(event)
+            : undefined;
       return {
         id: event.id,
         status: "accepted",

@@ -3,6 +3,7 @@ import type { HookEventName } from "./events";
 import { errorMessage, processIo } from "./io";
 import { parsePayload, PayloadError } from "./payload";
 import {
+  answerOnce,
   eventOrSay,
   openSpool,
   runHook,
@@ -12,7 +13,7 @@ import {
 } from "./run";
 import { readStdin } from "./stdin";
 
-// `charter hook <event>` as Claude Code runs it: the payload comes on stdin.
+// `charter hook <event>` as the agents run it: the payload comes on stdin.
 
 export type StdinHookOptions = Omit<HookOptions, "startedAt"> & {
   /** Called once the payload is read, with performance.now(): the budget starts then. */
@@ -41,7 +42,21 @@ export async function runHookOnStdin(
  * nothing a stuck writer gave is dropped. Nothing is sent: the agent has waited enough.
  */
 function keepUnfinished(type: HookEventName, text: string, options: StdinHookOptions): number {
-  const { config, io = processIo, state = {} } = options;
+  const { dialect, io = processIo, state = {} } = options;
+  if (dialect) state.answer = { dialect, type };
+  try {
+    return keep(type, text, { ...options, io, state });
+  } finally {
+    answerOnce(state, io);
+  }
+}
+
+function keep(
+  type: HookEventName,
+  text: string,
+  options: StdinHookOptions & Required<Pick<StdinHookOptions, "io" | "state">>,
+): number {
+  const { config, dialect, io, state } = options;
   if (config.warning) io.err(config.warning);
   const waited = `stdin was still open after ${STDIN_WAIT_MS} ms`;
   if (!text.trim()) {
@@ -62,7 +77,7 @@ function keepUnfinished(type: HookEventName, text: string, options: StdinHookOpt
     }
     return EXIT.ok;
   }
-  const event = eventOrSay(type, () => payload, io);
+  const event = eventOrSay(type, () => payload, io, { dialect, state });
   if (!event) return EXIT.ok;
   state.spool = spool;
   state.pending = undefined;

@@ -12,7 +12,18 @@ import { EXIT } from "../errors";
 import { HOOK_EVENTS } from "./events";
 import { HOOK_BUDGET_MS } from "./run";
 import { defaultBaseCommand, hookCommand } from "./settings";
-import { buildHook, CALLS, closeServers, lines, payload, run, runShell, setup } from "./spawn-hook";
+import {
+  buildHook,
+  CALLS,
+  CLAUDE_FIXTURES,
+  closeServers,
+  lines,
+  payload,
+  run,
+  runShell,
+  sessionContext,
+  setup,
+} from "./spawn-hook";
 
 /**
  * A loose bound on one hook call, start to exit: the hook's budget from its payload on, plus
@@ -78,6 +89,25 @@ describe("charter hook, server up", () => {
     expect(s.store.events[4]).toMatchObject({ type: "SessionEnd", reason: "prompt_input_exit" });
   }, 30_000);
 
+  it("SessionStart records the session's agent and model, and prints the server's context in Claude Code's shape", async () => {
+    const t = setup();
+    const s = await t.start();
+    const input = payload("session-start.json");
+    const result = await run(["hook", "SessionStart"], input, t.env(s.port));
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    const { session_id, model, source } = JSON.parse(input) as Record<string, string>;
+    expect(JSON.parse(result.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "SessionStart",
+        additionalContext: sessionContext(session_id!),
+      },
+    });
+    expect(s.store.events).toEqual([
+      expect.objectContaining({ type: "SessionStart", agent: "claude-code", model, source }),
+    ]);
+    expect(s.store.events[0]).not.toHaveProperty("agent_version");
+  }, 20_000);
+
   it("Stop sends the transcript's last assistant text", async () => {
     const t = setup();
     const s = await t.start();
@@ -96,10 +126,9 @@ describe("charter hook, server up", () => {
     async (event) => {
       const t = setup();
       const s = await t.start();
-      const [, fixture] = CALLS.find(([name]) => name === event)!;
       const result = await runShell(
         hookCommand(defaultBaseCommand(), event),
-        payload(fixture),
+        payload(CLAUDE_FIXTURES[event]),
         t.env(s.port),
       );
       expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
@@ -254,7 +283,7 @@ describe("charter hook, usage", () => {
   };
 
   // Claude Code reads exit 2 from a hook as "block the agent": no event name may do that.
-  it.each(["PreToolUse", "stop", "SubagentStop", "SessionStart", "Notification", "PreCompact"])(
+  it.each(["PreToolUse", "stop", "SubagentStop", "Notification", "PreCompact"])(
     "ignores the event %s: exit 0, one line, nothing sent",
     async (name) => {
       const t = setup();

@@ -1,9 +1,10 @@
 import type { AgentEventInput, EventsResponse } from "@/lib/schemas/events";
 import { EXIT } from "../errors";
 import type { HookConfig } from "./config";
+import { detectDialect, type Dialect } from "./dialects";
 import type { HookEventName } from "./events";
 import { errorMessage, processIo, type Io } from "./io";
-import { buildEvent, parsePayload, PayloadError } from "./payload";
+import { parsePayload, PayloadError } from "./payload";
 import { replay, stoppedLine, type ReplayResult } from "./replay";
 import { describeFailure, EventSender, settingsProblem, type Delivery, type Failure } from "./send";
 import { Spool } from "./spool";
@@ -35,9 +36,25 @@ const FLUSH_LOCK_WAIT_MS = 3_000;
 
 /**
  * Shared with main.ts's watchdog and last-resort catch: the event that is neither
- * delivered nor spooled yet.
+ * delivered nor spooled yet, and the answer the agent is still owed on stdout.
  */
-export type HookState = { pending?: AgentEventInput; spool?: Spool };
+export type HookState = { pending?: AgentEventInput; spool?: Spool; answer?: Answer };
+
+/** The agent's answer for one run: printed once, with the context or without it. */
+export type Answer = { dialect: Dialect; type: HookEventName | undefined; said?: boolean };
+
+/**
+ * Prints the run's answer on stdout, once: the context in the agent's shape when there is
+ * one, its neutral answer otherwise (Cursor's prompt hook must say `{"continue": true}`,
+ * Gemini CLI reads `{}` as "nothing to add"). Nothing before the dialect is known.
+ */
+export function answerOnce(state: HookState, io: Io, context?: string): void {
+  const answer = state.answer;
+  if (!answer || answer.said) return;
+  answer.said = true;
+  const text = answer.dialect.answer(answer.type, context);
+  if (text) io.out(text);
+}
 
 /** The hook's spool: the configured directory, and its fallback when that cannot be written. */
 export const openSpool = (config: HookConfig) =>
@@ -97,16 +114,22 @@ function additionalContext(body: unknown, id: string): string | undefined {
 }
 
 /**
- * The event a payload makes, its warnings said on stderr; a payload that is not a hook
- * event for `type` is said on stderr too, and gives undefined (nothing to send or keep).
+ * The event a payload makes in `dialect` (by default the one the payload shows), its
+ * warnings said on stderr; a payload that is not a hook event for `type` is said on stderr
+ * too, and gives no event (nothing to send or keep). The dialect, once known, is the answer's.
  */
 export function eventOrSay(
   type: HookEventName,
   payload: () => Record<string, unknown>,
   io: Io,
+  options: { dialect?: Dialect; state?: HookState } = {},
 ): AgentEventInput | undefined {
+  const { state = {} } = options;
   try {
-    const built = buildEvent(type, payload());
+    const data = payload();
+    const dialect = options.dialect ?? detectDialect(data);
+    state.answer = { dialect, type };
+    const built = dialect.build(type, data);
     for (const warning of built.warnings) io.err(warning);
     return built.event;
   } catch (error) {
@@ -118,6 +141,8 @@ export function eventOrSay(
 
 export type HookOptions = {
   config: HookConfig;
+  /** The agent's protocol; by default the one the payload shows (detectDialect), Claude Code's when it shows none. */
+  dialect?: Dialect;
   io?: Io;
   /** performance.now() at which the payload was read, and the budget started; default: the call. */
   startedAt?: number;
@@ -126,7 +151,7 @@ export type HookOptions = {
 
 /**
  * `charter hook <event>`: turns the payload into an event, replays the spool within the
- * budget, sends the event, and prints what Claude Code expects. Exits 0 whatever happens
+ * budget, sends the event, and prints what the agent expects. Exits 0 whatever happens
  * (the agent is never blocked), with at most a line on stderr per thing to know. The
  * event is delivered, or spooled (server down or slow, key refused, wrong URL), or, when
  * the server refuses it as invalid, kept in rejected/ with the reason: never dropped.
@@ -137,11 +162,25 @@ export async function runHook(
   rawPayload: string,
   options: HookOptions,
 ): Promise<number> {
-  const { config, io = processIo, startedAt = performance.now(), state = {} } = options;
+  const { dialect, io = processIo, startedAt = performance.now(), state = {} } = options;
+  if (dialect) state.answer = { dialect, type };
+  try {
+    return await deliver(type, rawPayload, { ...options, io, startedAt, state });
+  } finally {
+    answerOnce(state, io);
+  }
+}
+
+async function deliver(
+  type: HookEventName,
+  rawPayload: string,
+  options: HookOptions & Required<Pick<HookOptions, "io" | "startedAt" | "state">>,
+): Promise<number> {
+  const { config, dialect, io, startedAt, state } = options;
   const elapsed = () => performance.now() - startedAt;
   if (config.warning) io.err(config.warning);
 
-  const event = eventOrSay(type, () => parsePayload(rawPayload), io);
+  const event = eventOrSay(type, () => parsePayload(rawPayload), io, { dialect, state });
   if (!event) return EXIT.ok;
 
   const spool = openSpool(config);
@@ -177,12 +216,7 @@ export async function runHook(
       case "delivered": {
         state.pending = undefined;
         spool.clearProblem();
-        const context =
-          type === "UserPromptSubmit" ? additionalContext(delivery.body, event.id) : undefined;
-        if (context)
-          io.out(
-            `${JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } })}\n`,
-          );
+        answerOnce(state, io, additionalContext(delivery.body, event.id));
         return EXIT.ok;
       }
       case "rejected": {

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startEventsServer, type EventsServer, type EventsStore } from "@/test/events-server";
+import type { DialectName } from "./dialects";
 import type { HookEventName } from "./events";
 import { Spool } from "./spool";
 import { fallbackSpoolDir } from "./spool-dirs";
@@ -27,6 +28,15 @@ export const CALLS: [HookEventName, string][] = [
   ["SessionEnd", "session-end.json"],
 ];
 
+/** A Claude Code fixture for each event Charter takes (CALLS is one session's, without SessionStart). */
+export const CLAUDE_FIXTURES: Record<HookEventName, string> = {
+  SessionStart: "session-start.json",
+  UserPromptSubmit: "user-prompt-submit.json",
+  PostToolUse: "post-tool-use-bash.json",
+  Stop: "stop.json",
+  SessionEnd: "session-end.json",
+};
+
 /** A fixture payload as Claude Code sends it, pointing at the fixture transcript; `changes` override its fields. */
 export function payload(name: string, changes: Record<string, unknown> = {}): string {
   const data = JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8")) as Record<
@@ -35,6 +45,22 @@ export function payload(name: string, changes: Record<string, unknown> = {}): st
   >;
   return JSON.stringify({ ...data, transcript_path: TRANSCRIPT, ...changes });
 }
+
+/** Another agent's fixture payload (fixtures/<agent>/<name>, its "$source" kept), `changes` overriding its fields. */
+export function agentFixture(
+  agent: Exclude<DialectName, "claude">,
+  name: string,
+  changes: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const data = JSON.parse(readFileSync(path.join(FIXTURES, agent, name), "utf8")) as Record<
+    string,
+    unknown
+  >;
+  return { ...data, ...changes };
+}
+
+/** The context the scripted server gives a SessionStart, as setup() starts it. */
+export const sessionContext = (sessionId: string) => `Core principles for ${sessionId}`;
 
 export function buildHook(): { status: number | null; stderr: string } {
   return spawnSync(process.execPath, [path.join(ROOT, "scripts", "build-hook.mjs")], {
@@ -141,7 +167,11 @@ export function setup(options: { store?: EventsStore } = {}) {
       const server = await startEventsServer({
         port,
         store: options.store,
-        behaviour: { apiKey: API_KEY, context: (e) => `Principles for: ${e.prompt.slice(0, 20)}` },
+        behaviour: {
+          apiKey: API_KEY,
+          context: (e) => `Principles for: ${e.prompt.slice(0, 20)}`,
+          sessionContext: (e) => sessionContext(e.session_id),
+        },
       });
       servers.add(server);
       own.add(server);
