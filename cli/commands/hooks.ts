@@ -55,13 +55,15 @@ function theirHooks(agent: AgentHooks): string {
   return agent.name === "claude" ? "Charter's hooks" : `Charter's ${agent.label} hooks`;
 }
 
-const SETTINGS_FILES =
-  "claude: .claude/settings.json, codex: .codex/hooks.json, gemini: .gemini/settings.json, cursor: .cursor/hooks.json";
+/** "claude (.claude/settings.json), codex (.codex/hooks.json), …": each agent's file, relative to its directory. */
+const SETTINGS_FILES = AGENT_NAMES.map(
+  (name) => `${name} (${AGENT_HOOKS[name].settingsPath("project", "", "")})`,
+).join(", ");
 
 function scopeOptions(command: Command): Command {
   return command
     .addOption(
-      new Option("--agent <name>", `the agent whose settings to change (${SETTINGS_FILES})`)
+      new Option("--agent <name>", `the agent, and so the file: ${SETTINGS_FILES}`)
         .choices(AGENT_NAMES)
         .default("claude"),
     )

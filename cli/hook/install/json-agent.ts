@@ -60,6 +60,7 @@ function recogniser(spec: JsonAgentSpec, base?: string) {
     runsDialect(command, spec.name, base) || isCharterEntry({ command }, base);
 }
 
+/** An agent's install and uninstall from its spec: the file read whole, edited in place, written only when it changed. */
 export function jsonAgent(spec: JsonAgentSpec): AgentHooks {
   const read = (file: string): { doc: JsonDocument; exists: boolean } => {
     const { text, exists } = readText(file);
