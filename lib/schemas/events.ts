@@ -205,5 +205,19 @@ export const eventsResponseSchema = z.object({
 });
 export type EventsResponse = z.infer<typeof eventsResponseSchema>;
 
-/** Claude Code tools whose success counts as a mutation (has_mutations). */
-export const MUTATING_TOOLS = ["Edit", "MultiEdit", "Write", "NotebookEdit"] as const;
+/**
+ * Tools that write files, whose success counts as a mutation (has_mutations), by each agent's
+ * name for them. Claude Code: Edit, MultiEdit, Write, NotebookEdit. Codex: apply_patch, its one
+ * file-editing tool (https://developers.openai.com/codex/hooks). Gemini CLI: write_file and
+ * replace (https://geminicli.com/docs/reference/tools). Cursor: Write
+ * (https://cursor.com/docs/agent/hooks), as Claude Code's.
+ */
+export const MUTATING_TOOLS = [
+  "Edit",
+  "MultiEdit",
+  "Write",
+  "NotebookEdit",
+  "apply_patch",
+  "write_file",
+  "replace",
+] as const;
