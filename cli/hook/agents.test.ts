@@ -178,6 +178,26 @@ describe.each(AGENTS)("charter hook --agent %s", (agent) => {
     expect(new Set(s.store.arrivals).size).toBe(s.store.arrivals.length);
   }, 60_000);
 
+  it("server too slow for the budget: the prompt gets the neutral answer in time, spooled as given no context", async () => {
+    const t = setup();
+    const s = await t.start();
+    s.behaviour.delayMs = 5_000;
+    const [name, fixture] = prompt;
+    const result = await run(
+      ["hook", "--agent", agent, name],
+      input(agent, fixture),
+      t.env(s.port),
+    );
+    expect(result).toMatchObject({
+      code: EXIT.ok,
+      stdout: DIALECTS[agent].answer("UserPromptSubmit", undefined),
+    });
+    expect(result.ms).toBeLessThan(WALL_LIMIT_MS);
+    expect(t.spooledEvents()).toEqual([
+      expect.objectContaining({ type: "UserPromptSubmit", context_delivered: false }),
+    ]);
+  }, 20_000);
+
   it.each([
     ["not json", /^charter: the hook payload on stdin is not valid JSON/],
     ["{}", /^charter: the hook payload has no (session_id|conversation_id)$/],
