@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIALECTS } from "./hook/dialects";
 import { HOOK_TIMEOUT_SECONDS } from "./hook/settings";
 import { ensureBundles } from "@/test/cli-bundle";
 
@@ -98,9 +99,9 @@ describe("an installed hook command, run from another directory with no server",
   });
 
   // The agents' own payloads, as their makers document them, for the prompt event.
-  const DIALECTS = [
+  const PROMPTS = [
     {
-      agent: "codex",
+      agent: "codex" as const,
       event: "UserPromptSubmit",
       payload: (cwd: string) => ({
         session_id: "agents-run-codex",
@@ -113,7 +114,7 @@ describe("an installed hook command, run from another directory with no server",
       }),
     },
     {
-      agent: "gemini",
+      agent: "gemini" as const,
       event: "BeforeAgent",
       payload: (cwd: string) => ({
         session_id: "agents-run-gemini",
@@ -125,7 +126,7 @@ describe("an installed hook command, run from another directory with no server",
       }),
     },
     {
-      agent: "cursor",
+      agent: "cursor" as const,
       event: "beforeSubmitPrompt",
       payload: (cwd: string) => ({
         conversation_id: "agents-run-cursor",
@@ -141,9 +142,8 @@ describe("an installed hook command, run from another directory with no server",
     },
   ];
 
-  // Enable once `charter hook --agent <name> <event>` (cli/hook/dialects/) has landed.
-  it.skip.each(DIALECTS)(
-    "$agent (needs charter hook --agent): spools the prompt and lets the agent go on",
+  it.each(PROMPTS)(
+    "$agent: spools the prompt and lets the agent go on",
     ({ agent, event, payload }) => {
       const command = installedCommand(agent, event);
       expect(command).toMatch(new RegExp(` hook --agent ${agent} ${event}$`));
@@ -151,13 +151,15 @@ describe("an installed hook command, run from another directory with no server",
       expect(result.error).toBeUndefined();
       expect(result.status).toBe(0);
       expect(elapsed).toBeLessThan(HOOK_TIMEOUT_SECONDS * 1000);
-      expect(spooled.filter((text) => text.includes(PROMPT))).toHaveLength(1);
+      const [kept] = spooled.filter((text) => text.includes(PROMPT));
+      expect(spooled).toHaveLength(1);
+      expect(kept).toContain(`"agent":"${DIALECTS[agent].agent}"`);
     },
   );
 
   it("codex, gemini, cursor: the command written is Claude Code's, in the agent's dialect", () => {
     const base = installedCommand("claude", "Stop").replace(/ hook Stop$/, "");
-    for (const { agent, event } of DIALECTS)
+    for (const { agent, event } of PROMPTS)
       expect(installedCommand(agent, event)).toBe(`${base} hook --agent ${agent} ${event}`);
   });
 });

@@ -1,8 +1,9 @@
 import path from "node:path";
+import { DIALECT_NAMES, type DialectName } from "../dialects/types";
 
-/** The agents `charter hooks install --agent` knows, Claude Code first (the default). */
-export const AGENT_NAMES = ["claude", "codex", "gemini", "cursor"] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
+/** The agents `charter hooks install --agent` knows: those `charter hook --agent` speaks to, Claude Code first (the default). */
+export const AGENT_NAMES = DIALECT_NAMES;
+export type AgentName = DialectName;
 
 export type InstallScope = "project" | "user";
 

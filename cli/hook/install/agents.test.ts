@@ -5,6 +5,7 @@ import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { registerHooks } from "../../commands/hooks";
 import { CliError } from "../../errors";
+import { DIALECTS } from "../dialects";
 import { defaultBaseCommand, HOOK_TIMEOUT_SECONDS } from "../settings";
 import { CODEX_EVENTS } from "./codex";
 import { CURSOR_EVENTS } from "./cursor";
@@ -360,5 +361,14 @@ describe("--agent", () => {
     await expect(charter("hooks", "install", "--agent", "aider")).rejects.toMatchObject({
       code: "commander.invalidArgument",
     });
+  });
+});
+
+describe("the events installed", () => {
+  it.each(AGENTS)("are those charter hook --agent $agent takes", ({ agent, events }) => {
+    const taken = Object.entries(DIALECTS[agent].events)
+      .filter(([, type]) => type !== null)
+      .map(([name]) => name);
+    expect([...events].sort()).toEqual(taken.sort());
   });
 });
