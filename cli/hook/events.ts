@@ -16,8 +16,9 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /**
  * The events `charter hooks install` registers with Claude Code. SessionStart is left out:
- * Claude Code takes the principles with each prompt, so the hook answers SessionStart
- * (when a user registers it by hand) only by recording the session's agent.
+ * Claude Code takes the principles that apply with each prompt, which beats the whole
+ * list of hard constraints up front; registered by hand, it records the session's agent
+ * and passes that list on.
  */
 export const CLAUDE_INSTALLED_EVENTS = [
   "UserPromptSubmit",

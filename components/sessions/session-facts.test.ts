@@ -30,6 +30,16 @@ describe("agentOf", () => {
   ] as const)("%s: %s", (origin, agent) => {
     expect(agentOf(origin)).toBe(agent);
   });
+
+  it.each([
+    ["hook", "codex", "0.124.0", "Codex 0.124.0"],
+    ["hook", "gemini-cli", null, "Gemini CLI"],
+    ["import", "cursor", "1.7.2", "Cursor 1.7.2"],
+    ["api", "claude-code", null, "Claude Code"],
+    ["otel", "my-agents-app", "2.1", "my-agents-app 2.1"],
+  ] as const)("%s from %s %s: %s", (origin, agent, version, shown) => {
+    expect(agentOf(origin, agent, version)).toBe(shown);
+  });
 });
 
 describe("projectOf", () => {

@@ -3,10 +3,15 @@
  * derived from its stored row. Pure: used by the Sessions table and the session page.
  */
 
-export const SESSION_ORIGINS = ["hook", "import", "api", "dashboard"] as const;
+import { agentLabel } from "@/lib/schemas/agents";
+
+export const SESSION_ORIGINS = ["hook", "import", "api", "dashboard", "otel"] as const;
 export type SessionOrigin = (typeof SESSION_ORIGINS)[number];
 
-/** Agents Charter can tell apart today: Claude Code (hooks, transcripts) and anything else that posts events. */
+/**
+ * What a session that does not name its agent is shown as: before events named their
+ * agent, hooks and imports came only from Claude Code; anything else is not known.
+ */
 export const CLAUDE_CODE = "Claude Code";
 export const OTHER_AGENT = "other agent";
 
@@ -16,9 +21,9 @@ export const FIRST_PROMPT_CHARS = 120;
 /**
  * Where a session's events came from. The stored source says how they arrived:
  * `import` (transcripts), `dashboard` (a signed-in person), `hook` (older rows), or
- * `api` for any API key, Charter's Claude Code hook included. The hook always sends
- * Claude Code's transcript_path and a bare REST client has none, so an `api` session
- * with a transcript path came from the hook.
+ * `api` for any API key, Charter's hook included, `otel` for OpenTelemetry traces. The
+ * hook always sends the agent's transcript_path and a bare REST client has none, so an
+ * `api` session with a transcript path came from the hook.
  */
 export function sessionOrigin(source: string, transcriptPath: string | null): SessionOrigin {
   if (source === "api") return transcriptPath ? "hook" : "api";
@@ -27,8 +32,17 @@ export function sessionOrigin(source: string, transcriptPath: string | null): Se
     : "api";
 }
 
-/** The agent behind a session: hooks and imports only ever come from Claude Code. */
-export function agentOf(origin: SessionOrigin): string {
+/**
+ * The agent behind a session: the one its events named, with its version where told; a
+ * session from before events named their agent is Claude Code when it came through the
+ * hook or a transcript (Claude Code was the only one those spoke).
+ */
+export function agentOf(
+  origin: SessionOrigin,
+  agent: string | null = null,
+  version: string | null = null,
+): string {
+  if (agent) return version ? `${agentLabel(agent)} ${version}` : agentLabel(agent);
   return origin === "hook" || origin === "import" ? CLAUDE_CODE : OTHER_AGENT;
 }
 

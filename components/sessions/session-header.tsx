@@ -21,7 +21,7 @@ export function SessionHeader({ session, firstPrompt, turns, toolCalls, outcome 
     [
       "Agent",
       <span key="agent" data-testid="session-agent">
-        {agentOf(origin)}
+        {agentOf(origin, session.agent, session.agentVersion)}
       </span>,
     ],
     ["Source", <SessionSource key="source" origin={origin} />],

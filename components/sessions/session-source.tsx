@@ -6,12 +6,14 @@ const TONES: Record<SessionOrigin, "indigo" | "slate" | "amber" | "green"> = {
   import: "slate",
   api: "amber",
   dashboard: "green",
+  otel: "slate",
 };
 const TITLES: Record<SessionOrigin, string> = {
-  hook: "Reported live by Charter's Claude Code hooks",
-  import: "Imported from a Claude Code transcript",
+  hook: "Reported live by Charter's hook",
+  import: "Imported from an agent's transcript",
   api: "Posted to the REST API by a client other than the hook",
   dashboard: "Posted from a signed-in dashboard session",
+  otel: "Exported as OpenTelemetry GenAI spans",
 };
 
 /** Where a session's events came from, as a badge with the explanation on hover. */

@@ -11,6 +11,8 @@ export type SessionRow = {
   source: string;
   cwd: string | null;
   transcriptPath: string | null;
+  agent: string | null;
+  agentVersion: string | null;
   firstPrompt: string | null;
   lastEventAt: Date;
   turns: number;
@@ -63,7 +65,9 @@ export function SessionsTable({ rows }: { rows: SessionRow[] }) {
               </Link>
             </Td>
             <Td className="whitespace-nowrap text-xs leading-6">
-              <span data-testid="session-agent">{agentOf(origin)}</span>
+              <span data-testid="session-agent">
+                {agentOf(origin, row.agent, row.agentVersion)}
+              </span>
             </Td>
             <Td>
               <SessionSource origin={origin} />

@@ -6,7 +6,7 @@ import { dayRange, turnFiltersSchema } from "@/lib/schemas/turns";
 export type TurnQuery = Omit<z.output<typeof turnFiltersSchema>, "cursor">;
 export type SearchParams = Record<string, string | string[] | undefined>;
 
-const KEYS = ["session", "from", "to", "min", "max", "principle", "below"] as const;
+const KEYS = ["session", "agent", "from", "to", "min", "max", "principle", "below"] as const;
 
 /**
  * Reads the filters from URL search params with the API's schema. Empty fields (a
@@ -56,6 +56,7 @@ export function turnQueryString(query: TurnQuery, cursor?: string | null): strin
 export function toTurnFilters(query: TurnQuery): TurnFilters {
   return {
     sessionId: query.session,
+    agent: query.agent,
     ...dayRange(query),
     minTotal: query.min,
     maxTotal: query.max,

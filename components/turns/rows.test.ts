@@ -6,6 +6,7 @@ const scores = Object.fromEntries(PRINCIPLES.map((p) => [p, 1])) as ScoreDict;
 const row = (id: string, scoredAt: string, weightedTotal = 8.7): TurnRow => ({
   id,
   sessionId: "s",
+  agent: null,
   number: 1,
   prompt: "",
   scoredAt,

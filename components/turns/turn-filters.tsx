@@ -2,6 +2,8 @@ import Form from "next/form";
 import Link from "next/link";
 import { Button, Field, Input, Options, Select } from "@/components/ui/primitives";
 import { PRINCIPLES } from "@/lib/reward";
+import type { AgentCount } from "@/components/agents/agent-filter";
+import { agentLabel, UNKNOWN_AGENT } from "@/lib/schemas/agents";
 import type { TurnQuery } from "./filters";
 
 const str = (value: string | number | undefined) => (value === undefined ? "" : String(value));
@@ -10,7 +12,7 @@ const str = (value: string | number | undefined) => (value === undefined ? "" : 
  * The Turns filters: a GET form, so applying them sets the URL's search params
  * (shareable, back-button friendly); next/form navigates without a full reload.
  */
-export function TurnFilters({ query }: { query: TurnQuery }) {
+export function TurnFilters({ query, agents }: { query: TurnQuery; agents: AgentCount[] }) {
   return (
     <Form
       action="/turns"
@@ -22,6 +24,16 @@ export function TurnFilters({ query }: { query: TurnQuery }) {
           <Input name="session" defaultValue={str(query.session)} placeholder="session id" />
         </Field>
       </div>
+      <Field label="Agent">
+        <Select name="agent" defaultValue={str(query.agent)} className="w-full">
+          <option value="">any</option>
+          {agents.map(({ agent }) => (
+            <option key={agent ?? UNKNOWN_AGENT} value={agent ?? UNKNOWN_AGENT}>
+              {agent ? agentLabel(agent) : "unknown agent"}
+            </option>
+          ))}
+        </Select>
+      </Field>
       <Field label="From">
         <Input name="from" type="date" defaultValue={str(query.from)} />
       </Field>

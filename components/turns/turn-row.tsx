@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Badge, Td } from "@/components/ui/primitives";
 import { Time } from "@/components/ui/time";
 import { formatUnit } from "@/lib/format";
+import { agentLabel } from "@/lib/schemas/agents";
 import { shortId } from "@/components/ui/format";
 import { lowestPrinciple } from "./format";
 import type { TurnRow as Row } from "./rows";
@@ -10,6 +11,7 @@ import { TotalBar } from "./total-bar";
 export const TURN_TABLE_HEAD = [
   "Scored",
   "Session",
+  "Agent",
   "Turn",
   "Prompt",
   "Normalized total (weighted)",
@@ -36,6 +38,11 @@ export function TurnRow({ row }: { row: Row }) {
         >
           {shortId(row.sessionId)}
         </Link>
+      </Td>
+      <Td className="whitespace-nowrap text-xs">
+        <span data-testid="turn-agent" className={row.agent ? undefined : "text-slate-400"}>
+          {row.agent ? agentLabel(row.agent) : "unknown"}
+        </span>
       </Td>
       <Td className="tabular-nums">
         <Link

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { UNKNOWN_AGENT } from "@/lib/schemas/agents";
 import {
   assignCredit,
   sessionStateSchema,
@@ -218,15 +219,68 @@ async function principleTrust(): Promise<Map<string, PrincipleTrustRow>> {
   );
 }
 
-/** Per principle and day: uses, summed credit, and the day's smoothed trust. */
-async function principleDaily(principleId?: string, days = 30): Promise<DailyTrust[]> {
+/**
+ * The SQL condition keeping the usage of one agent's sessions (`u` is principle_usage):
+ * a usage row names its session as trace_id. UNKNOWN_AGENT keeps the usage of sessions
+ * that named no agent, and of usage recorded with no stored session.
+ */
+function agentCondition(agent: string | undefined, param: number): string {
+  if (agent === undefined) return "TRUE";
+  const session = `(SELECT s.agent FROM agent_session s WHERE s.id = u.trace_id)`;
+  return agent === UNKNOWN_AGENT ? `${session} IS NULL` : `${session} = $${param}`;
+}
+
+/**
+ * Trust per principle and agent, from the usage rows (the counters in principle_stat are
+ * for all agents together): does a principle earn its keep with every agent, or with one?
+ * A null agent holds the sessions that named none. `principleId` keeps one principle.
+ */
+async function principleTrustByAgent(
+  principleId?: string,
+): Promise<(PrincipleTrustRow & { agent: string | null })[]> {
+  const rows = await db().$queryRawUnsafe<
+    { principle_id: string; agent: string | null; uses: bigint; credit: number }[]
+  >(
+    `SELECT u.principle_id, s.agent, count(*) AS uses, sum(u.credit)::float8 AS credit
+     FROM principle_usage u LEFT JOIN agent_session s ON s.id = u.trace_id
+     ${principleId ? "WHERE u.principle_id = $1" : ""}
+     GROUP BY 1, 2 ORDER BY 1, 2 NULLS LAST`,
+    ...(principleId ? [principleId] : []),
+  );
+  return rows.map((r) => {
+    const uses = Number(r.uses);
+    const t = trust(r.credit, uses);
+    return {
+      principleId: r.principle_id,
+      agent: r.agent,
+      useCount: uses,
+      successCount: r.credit,
+      raw: t.raw,
+      smoothed: t.smoothed,
+      lowerBound: t.lower_bound,
+    };
+  });
+}
+
+/** Per principle and day: uses, summed credit, and the day's smoothed trust; `agent` keeps one agent's sessions. */
+async function principleDaily(
+  principleId?: string,
+  days = 30,
+  agent?: string,
+): Promise<DailyTrust[]> {
+  const params: unknown[] = [days];
+  const byPrinciple = principleId ? `AND principle_id = $${params.push(principleId)}` : "";
+  const byAgent = agentCondition(
+    agent,
+    agent !== undefined && agent !== UNKNOWN_AGENT ? params.push(agent) : 0,
+  );
   const rows = await db().$queryRawUnsafe<
     { principle_id: string; day: Date; uses: bigint; credit: number }[]
   >(
     `SELECT principle_id, date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*) AS uses, sum(credit)::float8 AS credit
-     FROM principle_usage WHERE created_at >= now() - make_interval(days => $1::int) ${principleId ? "AND principle_id = $2" : ""}
+     FROM principle_usage u WHERE created_at >= now() - make_interval(days => $1::int) ${byPrinciple} AND ${byAgent}
      GROUP BY 1, 2 ORDER BY 1, 2`,
-    ...(principleId ? [days, principleId] : [days]),
+    ...params,
   );
   return rows.map((r) => ({
     principleId: r.principle_id,
@@ -256,5 +310,6 @@ export const credits = {
   creditSessions,
   creditedAmong,
   trust: principleTrust,
+  trustByAgent: principleTrustByAgent,
   daily: principleDaily,
 } as const;

@@ -2,17 +2,29 @@ import { trust } from "@/lib/credit";
 import { allPrinciples } from "@/lib/constitution/overlay";
 import { NotFoundError } from "@/lib/errors";
 import type { PrincipleDetail, PrincipleListRow } from "@/lib/schemas/principle-rows";
+import { UNKNOWN_AGENT } from "@/lib/schemas/agents";
+import type { PrincipleTrustRow } from "@/lib/schemas/principle-rows";
 import { isStorableText } from "@/lib/schemas/text";
 import { db } from "./client";
 import { constitutionVersions } from "./constitution";
 import { credits } from "./credit";
 
-/** Every principle of the current constitution (and any credited principle no longer in it) with its trust and a 30-day daily series. */
-async function withTrust(): Promise<PrincipleListRow[]> {
+/** One agent's trust rows (UNKNOWN_AGENT: sessions that named none), by principle. */
+async function agentTrust(agent: string): Promise<Map<string, PrincipleTrustRow>> {
+  const wanted = agent === UNKNOWN_AGENT ? null : agent;
+  const rows = (await credits.trustByAgent()).filter((r) => r.agent === wanted);
+  return new Map(rows.map(({ agent: _agent, ...row }) => [row.principleId, row]));
+}
+
+/**
+ * Every principle of the current constitution (and any credited principle no longer in
+ * it) with its trust and a 30-day daily series; with `agent`, from that agent's sessions only.
+ */
+async function withTrust(agent?: string): Promise<PrincipleListRow[]> {
   const [version, trustById, daily] = await Promise.all([
     constitutionVersions.current(),
-    credits.trust(),
-    credits.daily(undefined, 30),
+    agent === undefined ? credits.trust() : agentTrust(agent),
+    credits.daily(undefined, 30, agent),
   ]);
   const principles = version ? allPrinciples(version.constitution) : [];
   const known = new Set(principles.map((p) => p.id));
@@ -73,8 +85,9 @@ async function get(id: string): Promise<PrincipleDetail> {
       }
     }
   }
-  const [stat, daily, usage, turns] = await Promise.all([
+  const [stat, byAgent, daily, usage, turns] = await Promise.all([
     db().principleStat.findUnique({ where: { principleId: id } }),
+    credits.trustByAgent(id),
     credits.daily(id, 90),
     db().principleUsage.findMany({
       where: { principleId: id },
@@ -102,6 +115,7 @@ async function get(id: string): Promise<PrincipleDetail> {
       smoothed: t.smoothed,
       lowerBound: t.lower_bound,
     },
+    byAgent: byAgent.map(({ principleId: _id, ...row }) => row),
     daily,
     usage: usage.map((u) => ({
       id: u.id,

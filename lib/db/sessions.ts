@@ -8,6 +8,7 @@ import {
 } from "@/lib/schemas/session-rows";
 import { contextDeliverySchema, outcomeStatusSchema } from "@/lib/schemas/statuses";
 import { userFeedbackSchema } from "@/lib/credit";
+import { UNKNOWN_AGENT } from "@/lib/schemas/agents";
 import { isStorableText } from "@/lib/schemas/text";
 import { db } from "./client";
 import { parseColumn } from "./json-column";
@@ -15,10 +16,22 @@ import { parseColumn } from "./json-column";
 /** Characters of a session's first prompt read for the Sessions table. */
 const FIRST_PROMPT_READ = 400;
 
-/** Sessions, newest activity first, with where they came from, their first prompt (its start) and their outcome when credited. */
-async function list(options: { limit?: number; before?: Date } = {}): Promise<SessionListRow[]> {
+/** What an agent filter matches: one agent's sessions, or with UNKNOWN_AGENT those that named none. */
+const agentWhere = (agent: string | undefined) =>
+  agent === undefined ? {} : { agent: agent === UNKNOWN_AGENT ? null : agent };
+
+/**
+ * Sessions, newest activity first, with where they came from, their first prompt (its
+ * start) and their outcome when credited; `agent` keeps one agent's (or UNKNOWN_AGENT's).
+ */
+async function list(
+  options: { limit?: number; before?: Date; agent?: string } = {},
+): Promise<SessionListRow[]> {
   const rows = await db().agentSession.findMany({
-    where: options.before ? { lastEventAt: { lt: options.before } } : {},
+    where: {
+      ...(options.before ? { lastEventAt: { lt: options.before } } : {}),
+      ...agentWhere(options.agent),
+    },
     orderBy: { lastEventAt: "desc" },
     take: Math.min(options.limit ?? 50, 200),
     include: { _count: { select: { turns: true, toolCalls: true } } },
@@ -54,6 +67,8 @@ async function list(options: { limit?: number; before?: Date } = {}): Promise<Se
     source: r.source,
     cwd: r.cwd,
     transcriptPath: r.transcriptPath,
+    agent: r.agent,
+    agentVersion: r.agentVersion,
     firstPrompt: promptOf.get(r.id) ?? null,
     startedAt: r.startedAt,
     lastEventAt: r.lastEventAt,
@@ -62,6 +77,16 @@ async function list(options: { limit?: number; before?: Date } = {}): Promise<Se
     toolCalls: r._count.toolCalls,
     outcome: outcomeOf.get(r.id) ?? null,
   }));
+}
+
+/** The agents sessions named, with how many sessions each; null counts those that named none. */
+async function agents(): Promise<{ agent: string | null; sessions: number }[]> {
+  const rows = await db().agentSession.groupBy({
+    by: ["agent"],
+    _count: { _all: true },
+    orderBy: { agent: "asc" },
+  });
+  return rows.map((r) => ({ agent: r.agent, sessions: r._count._all }));
 }
 
 /** How many of these session ids are stored. */
@@ -96,6 +121,8 @@ async function get(id: string): Promise<SessionDetail> {
       source: session.source,
       cwd: session.cwd,
       transcriptPath: session.transcriptPath,
+      agent: session.agent,
+      agentVersion: session.agentVersion,
       startedAt: session.startedAt,
       lastEventAt: session.lastEventAt,
       endedAt: session.endedAt,
@@ -164,4 +191,4 @@ async function forReflection(id: string) {
 }
 
 /** Agent sessions as the dashboard and the reflector read them. */
-export const sessions = { list, count, get, forReflection } as const;
+export const sessions = { list, agents, count, get, forReflection } as const;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { UNKNOWN_AGENT } from "@/lib/schemas/agents";
 import { NotFoundError } from "@/lib/errors";
 import type { Principle } from "@/lib/reward";
 import { isStorableText } from "@/lib/schemas/text";
@@ -27,6 +28,8 @@ export function decodeCursor(text: string | undefined | null): TurnCursor | unde
 function where(f: TurnFilters, cursor?: TurnCursor): Prisma.TurnScoreWhereInput {
   const and: Prisma.TurnScoreWhereInput[] = [];
   if (f.sessionId) and.push({ turn: { sessionId: f.sessionId } });
+  if (f.agent)
+    and.push({ turn: { session: { agent: f.agent === UNKNOWN_AGENT ? null : f.agent } } });
   if (f.from) and.push({ scoredAt: { gte: f.from } });
   if (f.to) and.push({ scoredAt: { lt: f.to } });
   if (f.minTotal !== undefined) and.push({ normalizedTotal: { gte: f.minTotal } });
@@ -60,6 +63,7 @@ async function list(
           sessionId: true,
           number: true,
           prompt: true,
+          session: { select: { agent: true } },
           _count: { select: { overrides: true } },
         },
       },
@@ -68,6 +72,7 @@ async function list(
   const page = rows.slice(0, limit).map((r) => ({
     id: r.turnId,
     sessionId: r.turn.sessionId,
+    agent: r.turn.session.agent,
     number: r.turn.number,
     prompt: r.turn.prompt.slice(0, 200),
     scoredAt: r.scoredAt,

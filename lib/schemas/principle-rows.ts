@@ -61,6 +61,8 @@ export type PrincipleDetail = {
   textVersion: number | null;
   inCurrentVersion: boolean;
   trust: Omit<PrincipleTrustRow, "principleId">;
+  /** Trust from each agent's sessions (agent null: sessions that named none), most used first. */
+  byAgent: (Omit<PrincipleTrustRow, "principleId"> & { agent: string | null })[];
   daily: DailyTrust[];
   usage: PrincipleUsage[];
   turns: InjectedTurn[];

@@ -32,6 +32,9 @@ export type SessionRow = {
   source: string;
   cwd: string | null;
   transcriptPath: string | null;
+  /** The agent its events named (lib/schemas/agents.ts), and its version; null when none did. */
+  agent: string | null;
+  agentVersion: string | null;
   startedAt: Date;
   lastEventAt: Date;
   endedAt: Date | null;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { agentFilterSchema, KNOWN_AGENTS, UNKNOWN_AGENT } from "./agents";
 import {
   PRINCIPLES,
   principleSchema,
@@ -93,6 +94,11 @@ export const turnFiltersSchema = z.object({
     .max(1)
     .optional()
     .describe("With `principle`: only turns where that principle's score is below this (0 to 1)."),
+  agent: agentFilterSchema
+    .optional()
+    .describe(
+      `Only turns of sessions reported by this agent (${KNOWN_AGENTS.join(", ")}, or another name an event gave); \`${UNKNOWN_AGENT}\` for sessions that named none.`,
+    ),
   cursor: turnCursorSchema
     .optional()
     .describe("The `next` value of the previous page; anything else is refused."),

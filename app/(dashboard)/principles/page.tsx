@@ -2,15 +2,26 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { TrustRow } from "@/components/principles/rows";
 import { TrustTable } from "@/components/principles/trust-table";
-import { Card, PageHeader } from "@/components/ui/primitives";
+import { AgentFilter } from "@/components/agents/agent-filter";
+import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
 import { principles } from "@/lib/db/principles";
+import { sessions } from "@/lib/db/sessions";
+import { agentLabel, UNKNOWN_AGENT } from "@/lib/schemas/agents";
+import { parseSearchParams, problemsText, type SearchParams } from "@/lib/schemas/query";
+import { principlesQuerySchema } from "@/lib/schemas/sessions";
 
 export const metadata: Metadata = { title: "Principles" };
 
-export default async function PrinciplesPage() {
+export default async function PrinciplesPage({
+  searchParams,
+}: {
+  searchParams: Promise<SearchParams>;
+}) {
   await requirePage("viewer");
-  const list = await principles.withTrust();
+  const { query, problems } = parseSearchParams(principlesQuerySchema, await searchParams);
+  const agent = query.agent;
+  const [list, agents] = await Promise.all([principles.withTrust(agent), sessions.agents()]);
   const rows: TrustRow[] = list.map((p) => ({
     id: p.id,
     title: p.title,
@@ -41,7 +52,21 @@ export default async function PrinciplesPage() {
           </>
         }
       />
-      <Card title="Trust">
+      <div className="mb-4 space-y-2">
+        {problems.length > 0 ? <ErrorText>{problemsText(problems)}</ErrorText> : null}
+        <AgentFilter
+          agents={agents}
+          current={agent}
+          href={(a) => (a ? `/principles?agent=${encodeURIComponent(a)}` : "/principles")}
+        />
+      </div>
+      <Card
+        title={
+          agent
+            ? `Trust from ${agent === UNKNOWN_AGENT ? "sessions that named no agent" : `${agentLabel(agent)} sessions`}`
+            : "Trust"
+        }
+      >
         {rows.length === 0 ? (
           <p className="text-sm text-slate-500">
             No principles yet: there is no constitution in force and nothing has been credited.

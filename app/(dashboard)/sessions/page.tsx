@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AgentFilter } from "@/components/agents/agent-filter";
 import { SessionsTable } from "@/components/sessions/sessions-table";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
@@ -20,8 +21,18 @@ export default async function SessionsPage({
   await requirePage("viewer");
   const { query, problems } = parseSearchParams(sessionsQuerySchema, await searchParams);
   const before = query.before ? new Date(query.before) : undefined;
-  const rows = await sessions.list({ limit: PAGE_SIZE, before });
+  const agent = query.agent;
+  const [rows, agents] = await Promise.all([
+    sessions.list({ limit: PAGE_SIZE, before, agent }),
+    sessions.agents(),
+  ]);
   const last = rows.at(-1);
+  const url = (params: { before?: string; agent?: string }) => {
+    const search = new URLSearchParams(
+      Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined),
+    ).toString();
+    return search ? `/sessions?${search}` : "/sessions";
+  };
   return (
     <>
       <PageHeader
@@ -39,19 +50,17 @@ export default async function SessionsPage({
       />
       <div className="space-y-4">
         {problems.length > 0 ? <ErrorText>{problemsText(problems)}</ErrorText> : null}
+        <AgentFilter agents={agents} current={agent} href={(a) => url({ agent: a })} />
         <Card title={before ? `Sessions with activity before ${before.toISOString()}` : "Sessions"}>
           <SessionsTable rows={rows} />
           <div className="mt-4 flex gap-4">
             {before ? (
-              <Link href="/sessions" className={link}>
+              <Link href={url({ agent })} className={link}>
                 Newest
               </Link>
             ) : null}
             {rows.length === PAGE_SIZE && last ? (
-              <Link
-                href={`/sessions?before=${encodeURIComponent(last.lastEventAt.toISOString())}`}
-                className={link}
-              >
+              <Link href={url({ before: last.lastEventAt.toISOString(), agent })} className={link}>
                 Older
               </Link>
             ) : null}

@@ -11,6 +11,7 @@ import { toTurnPage } from "@/components/turns/rows";
 import { TurnFilters } from "@/components/turns/turn-filters";
 import { Card, ErrorText, PageHeader } from "@/components/ui/primitives";
 import { requirePage } from "@/lib/auth/page";
+import { sessions } from "@/lib/db/sessions";
 import { turns } from "@/lib/db/turns";
 
 export const metadata: Metadata = { title: "Turns" };
@@ -19,7 +20,8 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
   await requirePage("viewer");
   const { query, problems } = parseTurnQuery(await searchParams);
   const qs = turnQueryString(query);
-  const first = toTurnPage(await turns.list(toTurnFilters(query)));
+  const [page, agents] = await Promise.all([turns.list(toTurnFilters(query)), sessions.agents()]);
+  const first = toTurnPage(page);
   return (
     <>
       <PageHeader
@@ -37,7 +39,7 @@ export default async function TurnsPage({ searchParams }: { searchParams: Promis
       />
       <div className="space-y-6">
         <Card title="Filters">
-          <TurnFilters key={qs} query={query} />
+          <TurnFilters key={qs} query={query} agents={agents} />
         </Card>
         {problems.length > 0 ? (
           <ErrorText>

@@ -5,6 +5,7 @@ import { LevelBadge } from "@/components/constitution/level-badge";
 import { InjectedTurns } from "@/components/principles/injected-turns";
 import { PrincipleTextView } from "@/components/principles/principle-text";
 import { TrustChart } from "@/components/principles/trust-chart";
+import { TrustByAgent } from "@/components/principles/trust-by-agent";
 import { TrustNumbers } from "@/components/principles/trust-numbers";
 import { UsageTable } from "@/components/principles/usage-table";
 import { shortId } from "@/components/ui/format";
@@ -113,6 +114,9 @@ export default async function PrinciplePage({ params }: { params: Promise<{ id: 
         <div className="space-y-6">
           <Card title="Trust">
             <TrustNumbers trust={detail.trust} />
+          </Card>
+          <Card title="Trust by agent">
+            <TrustByAgent rows={detail.byAgent} />
           </Card>
           <Card title={`Injected into (${detail.turns.length} turns, newest first)`}>
             <InjectedTurns turns={detail.turns} />
