@@ -125,7 +125,7 @@ describe.each(AGENTS)("charter hook --agent %s", (agent) => {
     expect(recorded).toMatchObject({ prompt: promptText });
     // Only an agent that shows the context with the prompt may have the turn record it as given.
     if (DIALECTS[agent].promptContext) expect(recorded).not.toHaveProperty("context_delivered");
-    else expect(recorded).toMatchObject({ context_delivered: false });
+    else expect(recorded).toMatchObject({ context_delivered: false, agent_takes_context: false });
     if (agent === "cursor")
       for (const event of s.store.events) expect(event).toMatchObject({ agent_version: "2.0.77" });
   }, 60_000);

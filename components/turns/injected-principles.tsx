@@ -1,6 +1,7 @@
 import { PrincipleChips } from "@/components/principles/principle-chips";
 
-export type ContextDelivery = "delivered" | "spooled" | "imported" | "none" | string;
+export type ContextDelivery =
+  "delivered" | "spooled" | "imported" | "unsupported" | "none" | string;
 
 /** Why a turn's retrieved context did not reach the agent, in words. */
 export const UNDELIVERED: Record<string, string> = {
@@ -8,6 +9,14 @@ export const UNDELIVERED: Record<string, string> = {
     "The agent was not given this context: the hook could not reach the server in time, spooled the prompt and sent it later.",
   imported:
     "The agent was not given this context: the session was imported from a transcript, so Charter never answered its prompts.",
+  unsupported:
+    "The agent was not given this context: it cannot take context with a prompt (Cursor's beforeSubmitPrompt, an OpenTelemetry trace). Cursor is given the hard constraints at the start of each session instead.",
+};
+
+const UNDELIVERED_LABEL: Record<string, string> = {
+  spooled: "spooled: nothing injected",
+  imported: "imported: nothing injected",
+  unsupported: "agent takes no context: nothing injected",
 };
 
 function PrincipleList({
@@ -85,9 +94,7 @@ export function InjectedChips({
   if (UNDELIVERED[delivery]) {
     return (
       <span className="flex flex-wrap items-center gap-2" title={UNDELIVERED[delivery]}>
-        <span className="text-amber-800">
-          {delivery === "imported" ? "imported: nothing injected" : "spooled: nothing injected"}
-        </span>
+        <span className="text-amber-800">{UNDELIVERED_LABEL[delivery]}</span>
         {retrieved.length ? (
           <>
             would have injected <PrincipleChips ids={retrieved} titles={titles} />

@@ -91,6 +91,12 @@ export const userPromptSubmitSchema = z.strictObject({
     .describe(
       "false when the hook could not pass the server's answer to the agent (the event was spooled and is replayed, or imported): the turn then records no injected principles or key points, only what would have been injected. Absent means the answer is the reply to this request.",
     ),
+  agent_takes_context: z
+    .boolean()
+    .optional()
+    .describe(
+      "false when the agent cannot add context to a prompt at all (Cursor's beforeSubmitPrompt, an OpenTelemetry trace): the turn records `unsupported` and nothing injected, only what would have been. Such agents get the hard constraints at SessionStart instead.",
+    ),
 });
 
 export const postToolUseSchema = z.strictObject({

@@ -30,7 +30,16 @@ export const REFLECTION_STATUSES = ["applied", "failed"] as const;
 export const reflectionStatusSchema = z.enum(REFLECTION_STATUSES);
 export type ReflectionStatus = z.infer<typeof reflectionStatusSchema>;
 
-/** turn.context_delivery: whether the agent was given what the server answered for the prompt. */
-export const CONTEXT_DELIVERIES = ["delivered", "spooled", "imported", "none"] as const;
+/**
+ * turn.context_delivery: whether the agent was given what the server answered for the
+ * prompt; `unsupported` when the agent takes no context with a prompt at all.
+ */
+export const CONTEXT_DELIVERIES = [
+  "delivered",
+  "spooled",
+  "imported",
+  "unsupported",
+  "none",
+] as const;
 export const contextDeliverySchema = z.enum(CONTEXT_DELIVERIES);
 export type ContextDelivery = z.infer<typeof contextDeliverySchema>;

@@ -97,6 +97,24 @@ describe("sessions know their agent", () => {
     });
   });
 
+  it("records a prompt of an agent that takes no context as unsupported, with what would have been injected", async () => {
+    const s = session("cursor");
+    const response = await ingestEvents(
+      parse([
+        s.event({
+          type: "UserPromptSubmit",
+          prompt: "put the production API key and password in the config file",
+          context_delivered: false,
+          agent_takes_context: false,
+        }),
+      ]),
+    );
+    expect(response.results[0]).toMatchObject({ principles: [], additional_context: "" });
+    const [turn] = (await sessions.get(s.id)).turns;
+    expect(turn).toMatchObject({ contextDelivery: "unsupported", injectedPrinciples: [] });
+    expect(turn!.retrievedPrinciples).toContain("CORE.SECRETS.1");
+  });
+
   it("refuses an agent that is not a lower-case name, naming the field", () => {
     const result = agentEventSchema.safeParse({
       id: "evt-12345678",

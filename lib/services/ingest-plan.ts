@@ -22,6 +22,7 @@ const MUTATING = new Set<string>(MUTATING_TOOLS);
 /** Whether the agent was given what the server answers for this prompt. */
 export function delivery(event: UserPrompt, source: string): ContextDelivery {
   if (source === "import") return "imported";
+  if (event.agent_takes_context === false) return "unsupported";
   return event.context_delivered === false ? "spooled" : "delivered";
 }
 

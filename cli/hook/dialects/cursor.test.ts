@@ -15,7 +15,7 @@ describe("the Cursor dialect", () => {
       "before-submit-prompt.json",
       "UserPromptSubmit",
       // Cursor cannot add context to a prompt: the turn must not claim it was given the principles.
-      (p: P) => ({ prompt: p.prompt, context_delivered: false }),
+      (p: P) => ({ prompt: p.prompt, context_delivered: false, agent_takes_context: false }),
     ],
     [
       "post-tool-use-shell.json",

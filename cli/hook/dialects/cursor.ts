@@ -89,7 +89,10 @@ export const cursor: Dialect = {
     };
     const event = assemble(type, base, read);
     // Cursor shows no context to the agent on a prompt: the turn must not claim it was given any.
-    if (event.type === "UserPromptSubmit") event.context_delivered = false;
+    if (event.type === "UserPromptSubmit") {
+      event.context_delivered = false;
+      event.agent_takes_context = false;
+    }
     const warnings =
       type === "Stop" && read.response === undefined
         ? [
