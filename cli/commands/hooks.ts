@@ -3,7 +3,7 @@ import path from "node:path";
 import { Argument, Option, type Command } from "commander";
 import { loadHookConfig, saveHookUrl, type HookConfig } from "../hook/config";
 import { loadEnv, runningServerUrl } from "../runtime";
-import { HOOK_EVENTS, type HookEventName } from "../hook/events";
+import { DIALECT_NAMES, DIALECTS, resolveEvent, type DialectName } from "../hook/dialects";
 import { runHookOnStdin } from "../hook/hook-stdin";
 import { flushSpool } from "../hook/run";
 import { AGENT_HOOKS, AGENT_NAMES, type AgentHooks, type AgentName } from "../hook/install";
@@ -145,11 +145,25 @@ export function registerHooks(program: Command): void {
   program
     .command("hook")
     .description(
-      "Report a Claude Code hook event (payload JSON on stdin) to the server; spools it when the server is unreachable",
+      "Report an agent's hook event (payload JSON on stdin) to the server; spools it when the server is unreachable",
     )
-    .addArgument(new Argument("<event>", "the hook event").choices(HOOK_EVENTS))
-    .action(async (event: HookEventName) => {
-      process.exitCode = await runHookOnStdin(event, { config: loadHookConfig() });
+    .addOption(
+      new Option("--agent <name>", "the agent's dialect (default: told by the payload)").choices(
+        DIALECT_NAMES,
+      ),
+    )
+    .addArgument(new Argument("<event>", "the hook event, in Charter's or the agent's own name"))
+    .action(async (event: string, options: { agent?: DialectName }) => {
+      // Used only where dist/hook.cjs is not built; it answers as that entry does.
+      const call = resolveEvent(event, options.agent ? DIALECTS[options.agent] : undefined);
+      if (call.kind === "ignore") {
+        process.stderr.write(`charter: ${call.line}\n`);
+        return;
+      }
+      process.exitCode = await runHookOnStdin(call.type, {
+        config: loadHookConfig(),
+        dialect: call.dialect,
+      });
     });
 
   program
