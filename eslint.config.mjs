@@ -234,8 +234,8 @@ const config = [
     },
   },
   {
-    // Helpers the services use: reading constitution files, the LLM client, transcripts.
-    files: ["lib/files/**", "lib/llm/**", "lib/transcripts/**"],
+    // Helpers the services use: reading constitution files, the LLM client, transcripts, OTLP spans.
+    files: ["lib/files/**", "lib/llm/**", "lib/transcripts/**", "lib/otel/**"],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [

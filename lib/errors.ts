@@ -10,6 +10,7 @@ export type ErrorCode =
   | "not_found"
   | "conflict"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "invalid_input"
   | "unavailable"
   | "internal";
@@ -98,6 +99,13 @@ export class ConflictError extends AppError {
 export class PayloadTooLargeError extends AppError {
   constructor(message: string) {
     super("payload_too_large", 413, message);
+  }
+}
+
+/** 415: a body in a Content-Type or Content-Encoding the route does not take. */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super("unsupported_media_type", 415, message);
   }
 }
 

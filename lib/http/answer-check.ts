@@ -47,6 +47,9 @@ export async function checkAnswer(contract: RouteContract, res: Response): Promi
       status,
       `its contract declares only ${statusesOf(contract).join(", ")}`,
     );
+  // A binary answer the contract declares (protobuf, say) has no JSON to check.
+  const type = res.headers.get("content-type")?.split(";")[0]?.trim();
+  if (declared?.binary && type === declared.binary) return;
   let body: unknown;
   try {
     body = JSON.parse(await res.clone().text());

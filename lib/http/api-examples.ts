@@ -67,3 +67,60 @@ export const EXAMPLE_RECOMPUTE = {
 
 export const EXAMPLE_HEALTH = { status: "ok", db: "postgres", version: VERSION };
 export const EXAMPLE_HEALTH_DEGRADED = { status: "degraded", db: "postgres", version: VERSION };
+
+/** One agent turn as an OTLP/HTTP JSON export: the agent's span with the user's prompt and its reply. */
+export const EXAMPLE_OTLP_EXPORT = {
+  resourceSpans: [
+    {
+      resource: {
+        attributes: [
+          { key: "service.name", value: { stringValue: "support-agent" } },
+          { key: "service.version", value: { stringValue: "1.4.0" } },
+        ],
+      },
+      scopeSpans: [
+        {
+          scope: { name: "openai-agents" },
+          spans: [
+            {
+              traceId: "5b8efff798038103d269b633813fc60c",
+              spanId: "eee19b7ec3c1b174",
+              name: "invoke_agent Support",
+              kind: 1,
+              startTimeUnixNano: "1767607920000000000",
+              endTimeUnixNano: "1767607925000000000",
+              attributes: [
+                { key: "gen_ai.operation.name", value: { stringValue: "invoke_agent" } },
+                { key: "gen_ai.conversation.id", value: { stringValue: "conv_5j66UpCpwteGg4" } },
+                {
+                  key: "gen_ai.input.messages",
+                  value: {
+                    stringValue:
+                      '[{"role":"user","parts":[{"type":"text","content":"Add a retry to the upload script"}]}]',
+                  },
+                },
+                {
+                  key: "gen_ai.output.messages",
+                  value: {
+                    stringValue:
+                      '[{"role":"assistant","parts":[{"type":"text","content":"Done: uploads retry three times."}],"finish_reason":"stop"}]',
+                  },
+                },
+              ],
+              status: { code: 1 },
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+/** An export with a span that carried nothing Charter records. */
+export const EXAMPLE_OTLP_ANSWER = {
+  partialSuccess: {
+    rejectedSpans: "0",
+    errorMessage:
+      "1 span ignored: no GenAI prompt, tool call or reply (gen_ai.operation.name invoke_agent, chat or execute_tool, with content) that Charter records.",
+  },
+};

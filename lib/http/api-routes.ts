@@ -3,8 +3,10 @@ import {
   BadRequestError,
   PayloadTooLargeError,
   UnauthorizedError,
+  UnsupportedMediaTypeError,
   ValidationError,
 } from "@/lib/errors";
+import { exportTraceRequestSchema, exportTraceResponseSchema } from "@/lib/otel/otlp";
 import { eventsRequestSchema, eventsResponseSchema, MAX_BATCH } from "@/lib/schemas/events";
 import { healthQuerySchema, healthSchema } from "@/lib/schemas/health";
 import { openApiDocumentSchema } from "@/lib/schemas/openapi";
@@ -15,6 +17,8 @@ import {
   EXAMPLE_EVENTS_ANSWER,
   EXAMPLE_HEALTH,
   EXAMPLE_HEALTH_DEGRADED,
+  EXAMPLE_OTLP_ANSWER,
+  EXAMPLE_OTLP_EXPORT,
   EXAMPLE_RECOMPUTE,
   EXAMPLE_TURNS_PAGE,
 } from "./api-examples";
@@ -69,6 +73,56 @@ export const eventsRoute = defineRoute({
     },
     ...unavailableError(
       "The database cannot be reached or has no free connection; nothing was applied. Send again after `Retry-After` seconds.",
+    ),
+  },
+});
+
+export const otelTracesRoute = defineRoute({
+  method: "POST",
+  path: "/api/public/otel/v1/traces",
+  summary: "Report OpenTelemetry GenAI traces (OTLP/HTTP)",
+  description:
+    "For agents built on frameworks that report OpenTelemetry GenAI spans (OpenAI Agents SDK, Vercel AI SDK, OpenLLMetry): point an OTLP/HTTP trace exporter here (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, the key in `OTEL_EXPORTER_OTLP_HEADERS` as `x-api-key` or `Authorization: Bearer`). JSON or binary protobuf, gzipped or not. A user prompt becomes a `UserPromptSubmit` (never delivered), a tool execution a `PostToolUse`, an agent's final reply a `Stop`, in the session of `gen_ai.conversation.id` (else `session.id`, else the trace). Idempotent: a re-sent export is recognised. Spans without GenAI meaning are ignored and counted in `partialSuccess`. Needs an API key with the `ingest` scope.",
+  access: { role: "editor", scope: "ingest" },
+  // Read by lib/http/otel/body.ts (JSON or protobuf), parsed by lib/http/otel/traces.ts.
+  body: {
+    schema: exportTraceRequestSchema,
+    example: EXAMPLE_OTLP_EXPORT,
+    parsedBy: "handler",
+    binary: "application/x-protobuf",
+  },
+  responses: {
+    200: {
+      description:
+        "Stored. OTLP's ExportTraceServiceResponse, in the request's encoding: `partialSuccess` names the spans rejected (`rejectedSpans`) and counts those ignored (`errorMessage`); absent when every span was mapped.",
+      schema: exportTraceResponseSchema,
+      example: EXAMPLE_OTLP_ANSWER,
+      binary: "application/x-protobuf",
+    },
+  },
+  errors: {
+    400: {
+      description:
+        "The body is not what its Content-Type says (invalid JSON, bytes that are not an ExportTraceServiceRequest, invalid gzip), or lacks OTLP's frame.",
+      example: new BadRequestError(
+        "The request body is not an OTLP ExportTraceServiceRequest in binary protobuf (index out of range: 7 > 3).",
+      ),
+    },
+    ...authErrors({ role: "editor", scope: "ingest" }),
+    413: {
+      description:
+        "The body is too large, as sent or once gunzipped, or holds too many JSON values or protobuf fields; nothing was applied.",
+      example: new PayloadTooLargeError("The request is over the limit of 16777216 bytes."),
+    },
+    415: {
+      description:
+        "A Content-Type other than `application/json` or `application/x-protobuf`, or a Content-Encoding other than `gzip`.",
+      example: new UnsupportedMediaTypeError(
+        "OTLP/HTTP takes Content-Type application/json or application/x-protobuf; this request sent text/plain.",
+      ),
+    },
+    ...unavailableError(
+      "The database cannot be reached or has no free connection. OTLP exporters retry after `Retry-After` seconds.",
     ),
   },
 });
@@ -153,4 +207,11 @@ export const healthRoute = defineRoute({
 });
 
 /** Every route of the API, in the order the document lists them. */
-export const API_ROUTES = [eventsRoute, turnsRoute, recomputeRoute, openApiRoute, healthRoute];
+export const API_ROUTES = [
+  eventsRoute,
+  otelTracesRoute,
+  turnsRoute,
+  recomputeRoute,
+  openApiRoute,
+  healthRoute,
+];

@@ -27,6 +27,8 @@ export type ResponseSpec = {
   schema: z.ZodType;
   example?: unknown;
   headers?: Record<string, HeaderSpec>;
+  /** A binary media type the answer is also sent in (when the request was): documented, not checked as JSON. */
+  binary?: string;
 };
 
 /** An answer in the one error shape; its example is the error class's own JSON. */
@@ -36,8 +38,17 @@ export type ErrorSpec = {
   headers?: Record<string, HeaderSpec>;
 };
 
-/** A request body: its schema, an example, and who validates it (route() unless the handler shares its parse with another way in). */
-export type BodySpec = { schema: z.ZodType; example?: unknown; parsedBy?: "route" | "handler" };
+/**
+ * A request body: its schema, an example, who validates it (route() unless the handler
+ * shares its parse with another way in), and a binary media type it may also come in
+ * (read by the route's own reader; the schema describes its JSON form).
+ */
+export type BodySpec = {
+  schema: z.ZodType;
+  example?: unknown;
+  parsedBy?: "route" | "handler";
+  binary?: string;
+};
 
 export type RouteContract = {
   method: HttpMethod;

@@ -71,13 +71,13 @@ export async function discardRest(
 }
 
 /**
- * The 413 for a body over a limit. By default what is left of the body is read and
+ * The 413 for a body over a limit (other readers of bounded bodies use it too). By default what is left of the body is read and
  * dropped first (discardRest), so a client still sending gets its answer instead of a
  * broken pipe, and `Connection: close` ends the connection once the answer is out (it
  * cannot carry another request before a longer body ends). With `drainFirst: false`
  * the answer comes at once and the caller drops the rest after it (`rest`).
  */
-async function refused(
+export async function refused(
   message: string,
   rest: BodyRest,
   drainFirst: boolean,

@@ -53,12 +53,14 @@ export function wireSchema(schema: z.ZodType): JsonSchema {
   return rest;
 }
 
-function json(schema: z.ZodType, example?: unknown): MediaTypes {
+/** JSON by its schema; a binary media type the contract also names, as bytes (OpenAPI 3.1: no schema). */
+function json(schema: z.ZodType, example?: unknown, binary?: string): MediaTypes {
   return {
     "application/json": {
       schema: wireSchema(schema),
       ...(example === undefined ? {} : { example }),
     },
+    ...(binary ? { [binary]: {} } : {}),
   };
 }
 
@@ -94,7 +96,7 @@ export function operationOf(contract: RouteContract): Operation {
       ? {
           description: spec.description,
           ...(spec.headers ? { headers: spec.headers } : {}),
-          content: json(spec.schema, spec.example),
+          content: json(spec.schema, spec.example, spec.binary),
         }
       : errorResponse(contract.errors[status]!);
   }
@@ -111,7 +113,7 @@ export function operationOf(contract: RouteContract): Operation {
       ? {
           requestBody: {
             required: true,
-            content: json(contract.body.schema, contract.body.example),
+            content: json(contract.body.schema, contract.body.example, contract.body.binary),
           },
         }
       : {}),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { exportTraceRequestSchema } from "@/lib/otel/otlp";
 import { MAX_BATCH, parseEventsRequest } from "@/lib/schemas/events";
 import { turnFiltersSchema } from "@/lib/schemas/turns";
 import { API_ROUTES } from "./api-routes";
@@ -33,6 +34,7 @@ describe("the OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/api/health",
+      "/api/public/otel/v1/traces",
       "/api/v1/events",
       "/api/v1/openapi.json",
       "/api/v1/recompute",
@@ -61,6 +63,7 @@ describe("the OpenAPI document", () => {
   // the database is asked (resolving a caller asks it).
   it.each([
     ["/api/v1/events", "post", ["200", "400", "401", "403", "413", "422", "503"]],
+    ["/api/public/otel/v1/traces", "post", ["200", "400", "401", "403", "413", "415", "503"]],
     ["/api/v1/turns", "get", ["200", "401", "403", "422", "503"]],
     ["/api/v1/recompute", "get", ["200", "401", "403", "503"]],
     ["/api/v1/openapi.json", "get", ["200", "401", "403", "503"]],
@@ -112,6 +115,19 @@ describe("the OpenAPI document", () => {
     expect(operation("/api/v1/events", "post").responses["422"]?.description).toMatch(
       /events are invalid/,
     );
+  });
+
+  it("documents the OTLP route's protobuf body and answer beside their JSON, and its example export", () => {
+    const op = operation("/api/public/otel/v1/traces", "post");
+    expect(Object.keys(op.requestBody?.content ?? {})).toEqual([
+      "application/json",
+      "application/x-protobuf",
+    ]);
+    expect(Object.keys(op.responses["200"]?.content ?? {})).toEqual([
+      "application/json",
+      "application/x-protobuf",
+    ]);
+    expect(exportTraceRequestSchema.safeParse(json(op).example).success).toBe(true);
   });
 
   it("gives the events route a request example that the route's own schema accepts", () => {
