@@ -207,6 +207,15 @@ export const envSchema = z.object({
     .describe(
       "How many of the most trusted key points the UserPromptSubmit hook adds after the principles.",
     ),
+  CHARTER_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10_080)
+    .default(120)
+    .describe(
+      "Minutes without an event after which an open session is ended as idle and credited (Codex CLI sends no session end); 0 never ends one.",
+    ),
   CHARTER_REFLECT_ON_SESSION_END: z
     .enum(["true", "false", "1", "0"])
     .default("false")

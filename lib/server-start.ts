@@ -13,6 +13,7 @@ import { applyInitOnStart } from "@/lib/services/init";
 import { startRecomputeWorker, stopRecomputeWorker } from "@/lib/services/recompute";
 import { startReflectionWorker, stopReflectionWorker } from "@/lib/services/reflect";
 import { startFitWorker, stopFitWorker } from "@/lib/services/learned";
+import { startIdleSessionWorker, stopIdleSessionWorker } from "@/lib/services/idle-sessions";
 import { setServerState } from "@/lib/startup";
 import { warmIngestPath } from "./server-warm-up";
 
@@ -84,6 +85,7 @@ export async function onServerStart(): Promise<void> {
       stopRecomputeWorker();
       stopReflectionWorker();
       stopFitWorker();
+      stopIdleSessionWorker();
     });
   try {
     await lifecycle.serialisedStart(startUpWrites);
@@ -99,5 +101,6 @@ export async function onServerStart(): Promise<void> {
   void warmIngestPath(env().CHARTER_SELF_URL).finally(() => setServerState("ready"));
   startRecomputeWorker();
   startFitWorker();
+  startIdleSessionWorker();
   if (env().CHARTER_REFLECT_ON_SESSION_END) startReflectionWorker();
 }

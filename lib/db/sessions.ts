@@ -191,4 +191,14 @@ async function forReflection(id: string) {
 }
 
 /** Agent sessions as the dashboard and the reflector read them. */
-export const sessions = { list, agents, count, get, forReflection } as const;
+/** Open sessions whose last event is older than `before`, oldest first: what the idle sweep ends. */
+async function idle(before: Date, limit = 200): Promise<{ id: string; lastEventAt: Date }[]> {
+  return db().agentSession.findMany({
+    where: { endedAt: null, lastEventAt: { lt: before } },
+    orderBy: { lastEventAt: "asc" },
+    take: limit,
+    select: { id: true, lastEventAt: true },
+  });
+}
+
+export const sessions = { list, agents, count, get, idle, forReflection } as const;

@@ -6,6 +6,7 @@ import { turns } from "@/lib/db/turns";
 import { agentEventSchema, type AgentEventInput } from "@/lib/schemas/events";
 import { setupTestDatabase, unique } from "@/test/db";
 import { ensureConstitution } from "./constitution";
+import { endIdleSessions, IDLE_REASON } from "./idle-sessions";
 import { ingestEvents } from "./ingest";
 
 let teardown: () => Promise<void>;
@@ -167,5 +168,38 @@ describe("sessions know their agent", () => {
     expect(detail.byAgent.map((r) => r.agent)).toEqual(
       expect.arrayContaining(["codex", "gemini-cli", null]),
     );
+  });
+});
+
+describe("sessions that never say they ended (Codex CLI)", () => {
+  it("are ended as idle at their last event and credited, once, however many sweeps run", async () => {
+    const now = new Date();
+    const hoursAgo = (h: number) => new Date(now.getTime() - h * 3_600_000).toISOString();
+    const old = session("codex", "0.124.0");
+    const fresh = session("codex");
+    await ingestEvents(
+      parse([
+        {
+          ...old.event({
+            type: "UserPromptSubmit",
+            prompt: "put the production API key and password in the config file",
+          }),
+          at: hoursAgo(3),
+        },
+        { ...old.event({ type: "Stop", response: "Done." }), at: hoursAgo(2.5) },
+        { ...fresh.event({ type: "UserPromptSubmit", prompt: "hello" }), at: hoursAgo(1) },
+      ]),
+    );
+    // Two instances sweeping at once end the session once.
+    const swept = await Promise.all([endIdleSessions(120, now), endIdleSessions(120, now)]);
+    expect(swept[0] + swept[1]).toBe(1);
+    expect(await endIdleSessions(120, now)).toBe(0);
+
+    const ended = await sessions.get(old.id);
+    expect(ended.session.endReason).toBe(IDLE_REASON);
+    expect(ended.session.endedAt!.toISOString()).toBe(hoursAgo(2.5));
+    expect(ended.outcome).not.toBeNull();
+    expect((await sessions.get(fresh.id)).session.endedAt).toBeNull();
+    expect(await endIdleSessions(0, now)).toBe(0);
   });
 });
