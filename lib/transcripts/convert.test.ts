@@ -29,6 +29,8 @@ const convert = (files: TranscriptFile[], now: string) =>
   transcriptsToEvents(files, { now: new Date(now), idleMinutes: idle });
 /** 0.102 = (2,400 input + 18,000 cache-read tokens) / 200,000, the usage every fixture reply carries. */
 const UTILIZATION = 0.102;
+/** What every event of the fixtures names: the agent and the Claude Code version that wrote them. */
+const CLAUDE = { agent: "claude-code", agent_version: "2.0.55" } as const;
 
 describe("transcriptsToEvents", () => {
   it("skips a subagent's (sidechain) entries: its prompt is not a prompt and its reply is not the main agent's", () => {
@@ -41,6 +43,7 @@ describe("transcriptsToEvents", () => {
         type: "UserPromptSubmit",
         id: `import:${S}:prompt:7b0e3c52-0001`,
         session_id: S,
+        ...CLAUDE,
         at: "2026-11-21T09:00:00.000Z",
         cwd: "/home/dev/notes",
         transcript_path: file.file,
@@ -51,6 +54,7 @@ describe("transcriptsToEvents", () => {
         type: "PostToolUse",
         id: `import:${S}:tool:toolu_7b0e_task`,
         session_id: S,
+        ...CLAUDE,
         at: "2026-11-21T09:00:13.000Z",
         tool_name: "Task",
         tool_use_id: "toolu_7b0e_task",
@@ -65,6 +69,7 @@ describe("transcriptsToEvents", () => {
         type: "Stop",
         id: `import:${S}:stop:7b0e3c52-0008`,
         session_id: S,
+        ...CLAUDE,
         at: "2026-11-21T09:00:16.000Z",
         response: "notes.md has 12 words, as the subagent counted with `wc -w`.",
         context_utilization: UTILIZATION,
@@ -73,6 +78,7 @@ describe("transcriptsToEvents", () => {
         type: "SessionEnd",
         id: `import:${S}:end:7b0e3c52-0008`,
         session_id: S,
+        ...CLAUDE,
         at: "2026-11-21T09:00:16.000Z",
         reason: "idle",
       },
@@ -107,6 +113,7 @@ describe("transcriptsToEvents", () => {
     const { events, sessions } = convert([file], "2026-11-21T10:06:20.000Z");
     const base = {
       session_id: L,
+      ...CLAUDE,
       cwd: "/home/dev/cli",
       transcript_path: file.file,
       context_delivered: false,
@@ -123,6 +130,7 @@ describe("transcriptsToEvents", () => {
         type: "PostToolUse",
         id: `import:${L}:tool:toolu_c41a_edit`,
         session_id: L,
+        ...CLAUDE,
         at: "2026-11-21T10:00:06.000Z",
         tool_name: "Edit",
         tool_use_id: "toolu_c41a_edit",
@@ -137,6 +145,7 @@ describe("transcriptsToEvents", () => {
         type: "Stop",
         id: `import:${L}:stop:c41a9d07-0004`,
         session_id: L,
+        ...CLAUDE,
         at: "2026-11-21T10:00:09.000Z",
         response: "Added `--verbose` to the CLI; it is off by default.",
         context_utilization: UTILIZATION,
@@ -153,6 +162,7 @@ describe("transcriptsToEvents", () => {
         type: "PostToolUse",
         id: `import:${L}:tool:toolu_c41a_test`,
         session_id: L,
+        ...CLAUDE,
         at: "2026-11-21T10:01:10.000Z",
         tool_name: "Bash",
         tool_use_id: "toolu_c41a_test",
@@ -182,6 +192,7 @@ describe("transcriptsToEvents", () => {
           type: "SessionEnd",
           id: "import:c41a9d07-2e6b-4b3f-9f15-8d0a7e2c5b64:end:c41a9d07-0017",
           session_id: "c41a9d07-2e6b-4b3f-9f15-8d0a7e2c5b64",
+          ...CLAUDE,
           at: "2026-11-21T10:01:20.000Z",
           reason: "idle",
         },
@@ -201,6 +212,8 @@ describe("transcriptsToEvents", () => {
       type: "SessionEnd",
       id: `import:${S}:end:1b2c3d4e-0005`,
       session_id: S,
+      agent: "claude-code",
+      agent_version: "2.0.14",
       at: "2026-11-20T21:03:56.000Z",
       reason: "exit",
     });

@@ -1,4 +1,3 @@
-import type { AgentEventInput } from "@/lib/schemas/events";
 import {
   classifyUser,
   EXIT_COMMANDS,
@@ -6,20 +5,36 @@ import {
   textOf,
   toolResultText,
   type Located,
-  type Malformed,
 } from "./entries";
+import {
+  shareOf,
+  stepsToEvents,
+  type ConvertOptions,
+  type Converted,
+  type ConvertedSession,
+  type Malformed,
+  type Step,
+  type TranscriptFile,
+} from "./turns";
+
+export {
+  DEFAULT_IDLE_MINUTES,
+  type ConvertOptions,
+  type Converted,
+  type ConvertedSession,
+  type TranscriptFile,
+} from "./turns";
 
 /**
- * Claude Code transcripts as agent events, the same events the hooks send:
+ * Claude Code transcripts as agent events, the same events the hooks send (turns.ts
+ * makes turns of the steps read here):
  *
  * - A session's entries are gathered from every file given (grouped by `sessionId`;
  *   a resumed session repeats entries, kept once by uuid: the earliest, see merge), each
  *   file in its own order, the files interleaved by timestamp.
- * - A prompt a person wrote opens a turn (UserPromptSubmit, `context_delivered:
- *   false`: the agent never saw Charter's answer). Each tool_use with its tool_result
- *   is a PostToolUse. The turn stops (Stop) with the agent's last text when the next
- *   prompt, a slash command or an interrupt comes, or the entries end; a turn the
- *   agent never answered in words gets no Stop and is not scored.
+ * - A prompt a person wrote opens a turn. Each tool_use with its tool_result is a
+ *   PostToolUse. A slash command or an interrupt ends the turn; the agent's last text
+ *   stops it.
  * - Subagent (sidechain) entries are skipped: they are the subagent's prompt and
  *   replies, not the person's or the main agent's, and the subagent's result reaches
  *   the main turn as its Task tool's result. What the agent does with no prompt of
@@ -27,29 +42,12 @@ import {
  * - The session ends (SessionEnd) only when its transcript ends with /exit or /quit,
  *   or nothing was written to it for `idleMinutes` before `now`.
  *
- * Event ids come from the transcript, so importing the same files twice changes
- * nothing. Stop and SessionEnd ids also name the last entry they cover, so a turn or
- * session that grew since the last import is stopped or ended again, and the server
- * scores it again from what it now holds.
+ * Event ids come from the entries' uuids, so importing the same files twice changes
+ * nothing. Every event names the agent (`claude-code`) and the version that wrote its entry.
  */
-
-/** Minutes without a new entry after which a session with no /exit is taken as ended. */
-export const DEFAULT_IDLE_MINUTES = 30;
 
 /** Claude Code's context window, for context_utilization from a reply's token usage. */
 export const CONTEXT_WINDOW_TOKENS = 200_000;
-
-export type TranscriptFile = { file: string; text: string };
-/** `shiftMs` moves every entry's time by that much (the demo's, see recentShiftMs); 0 or absent keeps them. */
-export type ConvertOptions = { now: Date; idleMinutes: number; shiftMs?: number };
-/** A session found in the transcripts: `ended` says why it was closed, or null when it is still open. */
-export type ConvertedSession = { id: string; ended: "exit" | "idle" | null; lastAt: string | null };
-export type Converted = {
-  sessions: ConvertedSession[];
-  events: AgentEventInput[];
-  malformed: Malformed[];
-  lines: number;
-};
 
 const DAY_MS = 86_400_000;
 /** Transcripts whose newest entry is at most this many days old keep their own times when dated to now. */
@@ -78,19 +76,13 @@ export function newestEntryTime(files: TranscriptFile[]): number | null {
   return newest;
 }
 
-type Turn = { reply: string; usage?: Record<string, number>; lastKey: string; lastAt?: string };
-
-const iso = (time: number | null) => (time === null ? undefined : new Date(time).toISOString());
-
 function utilization(usage: Record<string, number> | undefined): number | undefined {
   if (!usage) return undefined;
   const used =
     (usage.input_tokens ?? 0) +
     (usage.cache_read_input_tokens ?? 0) +
     (usage.cache_creation_input_tokens ?? 0);
-  return used > 0
-    ? Math.min(1, Math.round((used / CONTEXT_WINDOW_TOKENS) * 10_000) / 10_000)
-    : undefined;
+  return shareOf(used, CONTEXT_WINDOW_TOKENS);
 }
 
 /**
@@ -133,112 +125,56 @@ function merge(perFile: Located[][], malformed: Malformed[]): Located[] {
   }
 }
 
-function convertSession(
-  session: string,
-  entries: Located[],
-  options: ConvertOptions,
-  events: AgentEventInput[],
-): ConvertedSession | null {
-  const pending = new Map<string, { name: string; input: unknown }>();
-  let turn: Turn | null = null;
-  let exited = false;
-  let lastMain: Located | null = null;
-  let lastTime: number | null = null;
-
-  const stop = () => {
-    if (turn?.reply) {
-      events.push({
-        type: "Stop",
-        id: `import:${session}:stop:${turn.lastKey}`,
-        session_id: session,
-        at: turn.lastAt,
-        response: turn.reply,
-        context_utilization: utilization(turn.usage),
-      });
-    }
-    turn = null;
-  };
-
-  for (const located of entries) {
-    const { entry, key } = located;
-    if (located.time !== null && (lastTime === null || located.time > lastTime))
-      lastTime = located.time;
-    if ((entry.type !== "user" && entry.type !== "assistant") || entry.isSidechain) continue;
-    lastMain = located;
-    const at = iso(located.time);
-    const content = entry.message?.content;
-    const blocks = Array.isArray(content) ? content : [];
-
-    if (entry.type === "assistant") {
-      if (!turn) continue;
-      for (const b of blocks)
-        if (b.type === "tool_use" && b.id && b.name)
-          pending.set(b.id, { name: b.name, input: b.input });
-      const reply = textOf(content).trim();
-      if (reply) turn.reply = reply;
-      if (entry.message?.usage) turn.usage = entry.message.usage;
-      turn.lastKey = key;
-      turn.lastAt = at ?? turn.lastAt;
+/** One session's merged entries as steps: only the main conversation's user and assistant entries make turns. */
+function stepsOf(entries: Located[]): Step[] {
+  const steps: Step[] = [];
+  for (const { entry, key, time, file } of entries) {
+    if ((entry.type !== "user" && entry.type !== "assistant") || entry.isSidechain) {
+      steps.push({ kind: "time", time });
       continue;
     }
-
-    for (const b of blocks) {
-      const use =
-        b.type === "tool_result" && b.tool_use_id ? pending.get(b.tool_use_id) : undefined;
-      if (!use || !b.tool_use_id) continue;
-      pending.delete(b.tool_use_id);
-      const output = toolResultText(b.content);
-      events.push({
-        type: "PostToolUse",
-        id: `import:${session}:tool:${b.tool_use_id}`,
-        session_id: session,
-        at,
-        tool_name: use.name,
-        tool_use_id: b.tool_use_id,
-        tool_input: use.input,
-        tool_response: b.is_error ? `Error: ${output}` : output,
+    const at = {
+      key,
+      time,
+      version: typeof entry.version === "string" ? entry.version : undefined,
+    };
+    const content = entry.message?.content;
+    const blocks = Array.isArray(content) ? content : [];
+    if (entry.type === "assistant") {
+      for (const b of blocks)
+        if (b.type === "tool_use" && b.id && b.name)
+          steps.push({ kind: "call", ...at, id: b.id, name: b.name, input: b.input });
+      steps.push({
+        kind: "reply",
+        ...at,
+        text: textOf(content),
+        utilization: utilization(entry.message?.usage),
       });
-      if (turn) {
-        turn.lastKey = key;
-        turn.lastAt = at ?? turn.lastAt;
-      }
+      continue;
+    }
+    for (const b of blocks) {
+      if (b.type !== "tool_result" || !b.tool_use_id) continue;
+      const output = toolResultText(b.content);
+      steps.push({
+        kind: "result",
+        ...at,
+        id: b.tool_use_id,
+        response: b.is_error ? `Error: ${output}` : output,
+      });
     }
     const kind = classifyUser(entry);
-    if (kind.kind === "prompt") {
-      stop();
-      exited = false;
-      events.push({
-        type: "UserPromptSubmit",
-        id: `import:${session}:prompt:${key}`,
-        session_id: session,
-        at,
-        cwd: entry.cwd,
-        transcript_path: located.file,
-        prompt: kind.text,
-        context_delivered: false,
+    if (kind.kind === "prompt")
+      steps.push({ kind: "prompt", ...at, text: kind.text, cwd: entry.cwd, file });
+    else if (kind.kind === "interrupt") steps.push({ kind: "stop", ...at });
+    else if (kind.kind === "command")
+      steps.push({
+        kind: "stop",
+        ...at,
+        exit: kind.name ? (EXIT_COMMANDS as readonly string[]).includes(kind.name) : undefined,
       });
-      turn = { reply: "", lastKey: key, lastAt: at };
-    } else if (kind.kind === "command" || kind.kind === "interrupt") {
-      stop();
-      if (kind.kind === "command" && kind.name)
-        exited = (EXIT_COMMANDS as readonly string[]).includes(kind.name);
-    }
+    else steps.push({ kind: "note", ...at });
   }
-  stop();
-  if (!lastMain) return null;
-
-  const idle =
-    lastTime !== null && options.now.getTime() - lastTime >= options.idleMinutes * 60_000;
-  const ended = exited ? "exit" : idle ? "idle" : null;
-  if (ended)
-    events.push({
-      type: "SessionEnd",
-      id: `import:${session}:end:${lastMain.key}`,
-      session_id: session,
-      at: iso(lastTime),
-      reason: ended,
-    });
-  return { id: session, ended, lastAt: iso(lastTime) ?? null };
+  return steps;
 }
 
 /**
@@ -254,12 +190,7 @@ export function transcriptsToEvents(files: TranscriptFile[], options: ConvertOpt
     malformed.push(...parsed.malformed);
     lines += parsed.lines;
     const own = new Map<string, Located[]>();
-    const shift = options.shiftMs ?? 0;
-    for (const parsedEntry of parsed.entries) {
-      const e =
-        shift && parsedEntry.time !== null
-          ? { ...parsedEntry, time: parsedEntry.time + shift }
-          : parsedEntry;
+    for (const e of parsed.entries) {
       if (!own.has(e.session)) own.set(e.session, []);
       own.get(e.session)!.push(e);
     }
@@ -268,10 +199,11 @@ export function transcriptsToEvents(files: TranscriptFile[], options: ConvertOpt
       bySession.get(session)!.push(entries);
     }
   }
-  const events: AgentEventInput[] = [];
+  const events: Converted["events"] = [];
   const sessions: ConvertedSession[] = [];
   for (const [session, perFile] of bySession) {
-    const converted = convertSession(session, merge(perFile, malformed), options, events);
+    const steps = stepsOf(merge(perFile, malformed));
+    const converted = stepsToEvents({ id: session, agent: "claude-code" }, steps, options, events);
     if (converted) sessions.push(converted);
   }
   return { sessions, events, malformed, lines };

@@ -1,3 +1,5 @@
+import type { Malformed } from "./turns";
+
 /**
  * Reading Claude Code transcripts (JSONL, one entry per line) and telling their user
  * entries apart. Only `user` and `assistant` entries carry the conversation; the rest
@@ -27,6 +29,8 @@ export type Entry = {
   isMeta?: boolean;
   isCompactSummary?: boolean;
   isVisibleInTranscriptOnly?: boolean;
+  /** The Claude Code version that wrote the entry. */
+  version?: string;
   message?: { role?: string; content?: string | Block[]; usage?: Record<string, number> };
 };
 
@@ -39,7 +43,7 @@ export type Located = {
   time: number | null;
   entry: Entry;
 };
-export type Malformed = { file: string; line: number; reason: string };
+export type { Malformed } from "./turns";
 export type ParsedFile = { entries: Located[]; malformed: Malformed[]; lines: number };
 
 /** The file's name without directory or `.jsonl`: the session of entries that carry no sessionId. */
