@@ -137,3 +137,23 @@ for (const agent of AGENTS) {
     await page.context().close();
   });
 }
+
+test("trust splits by agent: the Gemini CLI session's credited principle has a Gemini CLI row, and the Principles page filters by agent", async ({
+  browser,
+}, testInfo) => {
+  const page = await adminPage(browser);
+  await page.goto(`/sessions/${encodeURIComponent(`agents-e2e-gemini-${run}`)}`);
+  const credited = page.locator('[data-testid^="credit-"] a[href^="/principles/"]').first();
+  await expect(credited).toBeVisible();
+  await credited.click();
+  await expect(page.getByTestId("trust-agent-gemini-cli")).toBeVisible();
+  await expect(page.getByTestId("trust-agent-gemini-cli")).toContainText("Gemini CLI");
+  await snap(page, testInfo, "trust-by-agent");
+
+  await page.goto("/principles?agent=gemini-cli");
+  await expect(page.getByText("Trust from Gemini CLI sessions")).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Agent" }).getByRole("link", { name: /Cursor/ }),
+  ).toBeVisible();
+  await page.context().close();
+});

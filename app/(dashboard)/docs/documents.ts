@@ -10,6 +10,7 @@ export const DOC_SLUGS = [
   "turns",
   "sessions",
   "hooks",
+  "agents",
   "principles",
   "playbook",
   "security",
