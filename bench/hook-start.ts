@@ -25,7 +25,8 @@ const REAL = args.includes("--real");
 const ROUNDS = Number(args.find((a) => /^\d+$/.test(a)) ?? 21);
 const GOAL = 2;
 
-type Case = { name: string; args: string[]; hook: boolean };
+/** A command, and for a hook the payload it reads (a fixture of cli/hook/fixtures/) and the key of its session id. */
+type Case = { name: string; args: string[]; hook: boolean; fixture?: string; sessionKey?: string };
 const CASES: Case[] = [
   { name: "node -e 0", args: ["-e", "0"], hook: false },
   {
@@ -38,11 +39,40 @@ const CASES: Case[] = [
     args: [BIN, "hook", "UserPromptSubmit"],
     hook: true,
   },
+  // The other agents' installed commands, each with its own prompt payload (Cursor's prompt
+  // takes no context, so its session start is the one that is answered with context).
+  {
+    name: "codex UserPromptSubmit",
+    args: [HOOK_BIN, "hook", "--agent", "codex", "UserPromptSubmit"],
+    hook: true,
+    fixture: "codex/user-prompt-submit.json",
+  },
+  {
+    name: "gemini BeforeAgent",
+    args: [HOOK_BIN, "hook", "--agent", "gemini", "BeforeAgent"],
+    hook: true,
+    fixture: "gemini/before-agent.json",
+  },
+  {
+    name: "cursor sessionStart",
+    args: [HOOK_BIN, "hook", "--agent", "cursor", "sessionStart"],
+    hook: true,
+    fixture: "cursor/session-start.json",
+    sessionKey: "conversation_id",
+  },
 ];
 
-const fixture = JSON.parse(
-  readFileSync(path.join(ROOT, "cli", "hook", "fixtures", "user-prompt-submit.json"), "utf8"),
-) as Record<string, unknown>;
+const fixtures = new Map(
+  CASES.map((c) => [
+    c.name,
+    JSON.parse(
+      readFileSync(
+        path.join(ROOT, "cli", "hook", "fixtures", c.fixture ?? "user-prompt-submit.json"),
+        "utf8",
+      ),
+    ) as Record<string, unknown>,
+  ]),
+);
 
 /** One run, start to exit; for a hook, whether the principles came back (the event was delivered). */
 function runOnce(
@@ -52,8 +82,8 @@ function runOnce(
 ): Promise<{ ms: number; delivered: boolean; stderr: string }> {
   return new Promise((resolve, reject) => {
     const input = JSON.stringify({
-      ...fixture,
-      session_id: `bench-hook-start-${process.pid}-${round}`,
+      ...fixtures.get(c.name),
+      [c.sessionKey ?? "session_id"]: `bench-hook-start-${process.pid}-${round}`,
     });
     const started = performance.now();
     const child = spawn(process.execPath, c.args, { env, stdio: "pipe" });
@@ -68,7 +98,7 @@ function runOnce(
     child.on("close", (code) => {
       const ms = performance.now() - started;
       if (code !== 0) reject(new Error(`${c.name} exited ${code}: ${stderr.trim()}`));
-      else resolve({ ms, delivered: stdout.includes("additionalContext"), stderr });
+      else resolve({ ms, delivered: /additionalContext|additional_context/.test(stdout), stderr });
     });
     child.stdin.end(c.hook ? input : "");
   });
@@ -91,7 +121,11 @@ if (REAL) {
 } else {
   key = "bench-key-0123456789";
   const server = await startEventsServer({
-    behaviour: { apiKey: key, context: (e) => `Principles for: ${e.prompt.slice(0, 20)}` },
+    behaviour: {
+      apiKey: key,
+      context: (e) => `Principles for: ${e.prompt.slice(0, 20)}`,
+      sessionContext: () => "Hard constraints for the session",
+    },
   });
   url = server.url;
   stop = server.close;
