@@ -2,8 +2,8 @@ import type { NextConfig } from "next";
 import { env } from "./lib/env";
 import { BASE_SECURITY_HEADERS, HSTS_HEADER, NO_CONTENT_CSP } from "./lib/http/security-headers";
 
-/** Static assets and the events API, which proxy.ts does not see (pages and other routes get their headers there). */
-const UNPROXIED_PATHS = ["/_next/:path*", "/api/v1/events"];
+/** Static assets, the events API and the OTLP endpoint, which proxy.ts does not see (pages and other routes get their headers there). */
+const UNPROXIED_PATHS = ["/_next/:path*", "/api/v1/events", "/api/public/otel/v1/traces"];
 const staticHeaders = [
   ...Object.entries(BASE_SECURITY_HEADERS).map(([key, value]) => ({ key, value })),
   { key: "content-security-policy", value: NO_CONTENT_CSP },

@@ -18,7 +18,10 @@ import {
  * Also refuses an address whose percent-encoding is not UTF-8 (e.g. `/turns/%ED%A0%80`,
  * half a surrogate pair) with 400: Next.js cannot decode such a path into route
  * parameters and would answer 500. The events API is left out: it is the hot path,
- * its address is fixed, and its route wrapper and next.config.ts set its headers.
+ * its address is fixed, and its route wrapper and next.config.ts set its headers. So is
+ * the OTLP traces endpoint, for the same reasons and one more: Next buffers the body of
+ * a request the proxy sees and passes on only its first 10 MB (proxyClientMaxBodySize),
+ * and an export may be larger (the route refuses past 16 MiB itself, with 413).
  */
 export function proxy(request: NextRequest): NextResponse {
   const https = servedOverHttps(request);
@@ -87,4 +90,4 @@ function refusedAction(request: NextRequest): { status: number; text: string } |
   return null;
 }
 
-export const config = { matcher: ["/((?!_next/|api/v1/events).*)"] };
+export const config = { matcher: ["/((?!_next/|api/v1/events|api/public/otel/v1/traces).*)"] };

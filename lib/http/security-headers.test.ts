@@ -89,7 +89,7 @@ describe("proxy(): pages", () => {
     expect(res.headers.get("content-security-policy")).toBe(NO_CONTENT_CSP);
   });
 
-  it("sees every path but static assets and the events API, whose headers next.config.ts and the route wrapper set", () => {
+  it("sees every path but static assets, the events API and the OTLP endpoint, whose headers next.config.ts and the route wrapper set", () => {
     const matcher = new RegExp(`^${config.matcher[0]}$`);
     for (const path of [
       "/",
@@ -100,15 +100,20 @@ describe("proxy(): pages", () => {
       "/favicon.ico",
     ])
       expect(matcher.test(path), path).toBe(true);
-    for (const path of ["/_next/static/chunks/main.js", "/_next/image", "/api/v1/events"])
+    for (const path of [
+      "/_next/static/chunks/main.js",
+      "/_next/image",
+      "/api/v1/events",
+      "/api/public/otel/v1/traces",
+    ])
       expect(matcher.test(path), path).toBe(false);
   });
 });
 
-describe("next.config.ts headers(): static assets and the events API", () => {
+describe("next.config.ts headers(): static assets, the events API and the OTLP endpoint", () => {
   it("sends the base headers, the policy that allows nothing, and HSTS behind https, for exactly the paths the proxy skips", async () => {
     const rules = await nextConfig.headers!();
-    for (const source of ["/_next/:path*", "/api/v1/events"]) {
+    for (const source of ["/_next/:path*", "/api/v1/events", "/api/public/otel/v1/traces"]) {
       const always = rules.find((r) => r.source === source && !r.has);
       expect(Object.fromEntries(always!.headers.map((h) => [h.key, h.value]))).toEqual({
         ...BASE_SECURITY_HEADERS,

@@ -163,28 +163,37 @@ function messagesOf(value: unknown): Message[] | null {
  * `<prefix>.<i>.<field>` and `<prefix>.<i>.tool_calls.<j>.<field>`, in index order.
  */
 function indexedMessages(attributes: Attributes, prefix: string): Message[] | null {
-  const byIndex = new Map<number, Obj>();
+  type Slot = { fields: Map<string, unknown>; calls: Map<number, Map<string, unknown>> };
+  // Maps, not objects keyed by what was sent: `__proto__`, or a call index of 4,000,000,000, is just a key.
+  const byIndex = new Map<number, Slot>();
   const pattern = new RegExp(`^${prefix.replace(/\./g, "\\.")}\\.(\\d+)\\.(.+)$`);
   for (const [key, value] of attributes) {
     const match = pattern.exec(key);
     if (!match) continue;
     const index = Number(match[1]);
-    const message = byIndex.get(index) ?? {};
-    byIndex.set(index, message);
+    const slot = byIndex.get(index) ?? { fields: new Map(), calls: new Map() };
+    byIndex.set(index, slot);
     const call = /^tool_calls\.(\d+)\.(name|arguments|id)$/.exec(match[2]!);
     if (call) {
-      const calls = (message.tool_calls ??= []) as Obj[];
-      const slot = (calls[Number(call[1])] ??= {});
-      slot[call[2]!] = value;
-    } else message[match[2]!] = value;
+      const at = Number(call[1]);
+      slot.calls.set(at, (slot.calls.get(at) ?? new Map<string, unknown>()).set(call[2]!, value));
+    } else slot.fields.set(match[2]!, value);
   }
   if (byIndex.size === 0) return null;
-  return [...byIndex.entries()]
-    .sort(([a], [b]) => a - b)
-    .flatMap(
-      ([, m]) =>
-        messageOf({ ...m, tool_calls: ((m.tool_calls as Obj[]) ?? []).filter(Boolean) }) ?? [],
-    );
+  const inOrder = <T>(map: Map<number, T>) => [...map.entries()].sort(([a], [b]) => a - b);
+  return inOrder(byIndex).flatMap(
+    ([, { fields, calls }]) =>
+      messageOf({
+        role: fields.get("role"),
+        content: fields.get("content"),
+        tool_call_id: fields.get("tool_call_id"),
+        finish_reason: fields.get("finish_reason"),
+        tool_calls: inOrder(calls).map(([, call]) => ({
+          id: call.get("id"),
+          function: { name: call.get("name"), arguments: call.get("arguments") },
+        })),
+      }) ?? [],
+  );
 }
 
 function eventAttribute(span: OtlpSpan, event: string, key: string): AttributeValue | undefined {

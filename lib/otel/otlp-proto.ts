@@ -150,7 +150,8 @@ function toJsonShape(message: protobuf.Message): unknown {
   while (pending.length > 0) {
     const node = pending.pop();
     if (Array.isArray(node)) {
-      pending.push(...node);
+      // One by one: spreading a list of 100,000 values into push overflows the stack.
+      for (const item of node) pending.push(item);
       continue;
     }
     if (!isObj(node)) continue;
