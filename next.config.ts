@@ -16,7 +16,9 @@ const nextConfig: NextConfig = {
   // A second build or dev server beside the usual one (say, while the e2e build is in use) can have its own directory.
   distDir: settings.CHARTER_NEXT_DIST_DIR,
   // PGlite ships a wasm build and resolves files relative to its module URL: bundling breaks it.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter"],
+  // protobufjs finds Buffer and long through an eval'd require that a bundle hides: loaded as
+  // it is, it decodes OTLP exports in the server as it does in the tests.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "protobufjs"],
   poweredByHeader: false,
   typedRoutes: false,
   typescript: { ignoreBuildErrors: settings.CHARTER_BUILD_TYPECHECKED === "1" },
