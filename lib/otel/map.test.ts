@@ -28,6 +28,7 @@ describe("one agent turn from each instrumentation", () => {
           type: "UserPromptSubmit",
           prompt: "What's the weather in Paris?",
           context_delivered: false,
+          agent_takes_context: false,
         },
         {
           id: "otel-0af7651916cd43dd8448eb211c80319c-call-5d0885dbf84b3d4c",
@@ -70,6 +71,7 @@ describe("one agent turn from each instrumentation", () => {
           type: "UserPromptSubmit",
           prompt: "Find the refund policy.",
           context_delivered: false,
+          agent_takes_context: false,
         },
         {
           id: "otel-4bf92f3577b34da6a3ce929d0e0e4736-call-5163f0072184f895",
@@ -118,6 +120,7 @@ describe("one agent turn from each instrumentation", () => {
           type: "UserPromptSubmit",
           prompt: "Summarise the changelog.",
           context_delivered: false,
+          agent_takes_context: false,
         },
         {
           id: "otel-6e0c63257de34c92bf9efcd03927272e-call-74196fe72e4cdc13",
@@ -157,6 +160,7 @@ describe("one agent turn from each instrumentation", () => {
           type: "UserPromptSubmit",
           prompt: "Refund invoice INV-881.",
           context_delivered: false,
+          agent_takes_context: false,
         },
         {
           id: "otel-a3ce929d0e0e47364bf92f3577b34da6-call-1d0179e293afd620",

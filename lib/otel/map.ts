@@ -215,8 +215,9 @@ function spanEvents(span: OtlpSpan, kind: SpanKind, facts: TraceFacts): Candidat
           type: "UserPromptSubmit",
           id: `otel-${span.traceId}-prompt-${hash(prompt)}`,
           prompt,
-          // Nothing can be passed back to the agent through a trace.
+          // Nothing can be passed back to the agent through a trace: the turn's context is unsupported.
           context_delivered: false,
+          agent_takes_context: false,
         },
         span.start,
       );
