@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { AGENT_SESSIONS } from "../cli/hook/fixtures/sessions";
 import { agentLabel } from "../lib/schemas/agents";
 import { adminPage, createIngestKey, snap } from "./state";
 
@@ -19,44 +20,9 @@ let key = "";
 
 /** Each agent's session as its settings run the hook: its own event names, in order. */
 const AGENTS = [
-  {
-    name: "codex",
-    slug: "codex",
-    sessionKey: "session_id",
-    calls: [
-      ["SessionStart", "session-start.json"],
-      ["UserPromptSubmit", "user-prompt-submit.json"],
-      ["PostToolUse", "post-tool-use-bash.json"],
-      ["PostToolUse", "post-tool-use-apply-patch.json"],
-      ["Stop", "stop.json"],
-    ],
-  },
-  {
-    name: "gemini",
-    slug: "gemini-cli",
-    sessionKey: "session_id",
-    calls: [
-      ["SessionStart", "session-start.json"],
-      ["BeforeAgent", "before-agent.json"],
-      ["AfterTool", "after-tool-replace.json"],
-      ["AfterTool", "after-tool-shell.json"],
-      ["AfterAgent", "after-agent.json"],
-      ["SessionEnd", "session-end.json"],
-    ],
-  },
-  {
-    name: "cursor",
-    slug: "cursor",
-    sessionKey: "conversation_id",
-    calls: [
-      ["sessionStart", "session-start.json"],
-      ["beforeSubmitPrompt", "before-submit-prompt.json"],
-      ["postToolUse", "post-tool-use-shell.json"],
-      ["postToolUse", "post-tool-use-write.json"],
-      ["afterAgentResponse", "after-agent-response.json"],
-      ["sessionEnd", "session-end.json"],
-    ],
-  },
+  { name: "codex", slug: "codex", sessionKey: "session_id", calls: AGENT_SESSIONS.codex },
+  { name: "gemini", slug: "gemini-cli", sessionKey: "session_id", calls: AGENT_SESSIONS.gemini },
+  { name: "cursor", slug: "cursor", sessionKey: "conversation_id", calls: AGENT_SESSIONS.cursor },
 ] as const;
 
 function hook(

@@ -3,6 +3,7 @@
  * own payloads (fixtures/<agent>/), against the scripted events server: one session each,
  * the answers in each agent's shape, the spool when the server is down, broken payloads.
  */
+import { AGENT_SESSIONS } from "./fixtures/sessions";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEventsStore } from "@/test/events-server";
 import { nodeStartMs } from "@/test/timers";
@@ -22,34 +23,9 @@ import {
 
 type Agent = Exclude<DialectName, "claude">;
 /** One call: the event argument the agent's settings would give, and its fixture. */
-type Call = [string, string];
+type Call = readonly [string, string];
 
-/** A session of each agent, as its settings would run the hook: the agent's own event names. */
-const SESSIONS: Record<Agent, Call[]> = {
-  codex: [
-    ["SessionStart", "session-start.json"],
-    ["UserPromptSubmit", "user-prompt-submit.json"],
-    ["PostToolUse", "post-tool-use-bash.json"],
-    ["PostToolUse", "post-tool-use-apply-patch.json"],
-    ["Stop", "stop.json"],
-  ],
-  gemini: [
-    ["SessionStart", "session-start.json"],
-    ["BeforeAgent", "before-agent.json"],
-    ["AfterTool", "after-tool-replace.json"],
-    ["AfterTool", "after-tool-shell.json"],
-    ["AfterAgent", "after-agent.json"],
-    ["SessionEnd", "session-end.json"],
-  ],
-  cursor: [
-    ["sessionStart", "session-start.json"],
-    ["beforeSubmitPrompt", "before-submit-prompt.json"],
-    ["postToolUse", "post-tool-use-shell.json"],
-    ["postToolUse", "post-tool-use-write.json"],
-    ["afterAgentResponse", "after-agent-response.json"],
-    ["sessionEnd", "session-end.json"],
-  ],
-};
+const SESSIONS: Record<Agent, readonly Call[]> = AGENT_SESSIONS;
 const AGENTS = Object.keys(SESSIONS) as Agent[];
 const typeOf = (agent: Agent, name: string): HookEventName =>
   DIALECTS[agent].events[name] ?? (name as HookEventName);
