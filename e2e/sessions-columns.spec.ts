@@ -70,7 +70,8 @@ test("the Sessions table shows project, first prompt, agent, source and outcome 
   await expect(prompt).toHaveText(clipLine(demo.prompt, FIRST_PROMPT_CHARS));
   await expect(prompt).toHaveAccessibleName(`Session ${demo.session}`);
 
-  await expect(row.getByTestId("session-agent")).toHaveText(CLAUDE_CODE);
+  // The demo transcript's entries name Claude Code's version ("version": "2.0.14").
+  await expect(row.getByTestId("session-agent")).toHaveText(`${CLAUDE_CODE} 2.0.14`);
   await expect(row.getByTestId("session-source")).toHaveText("import");
   // The demo transcript ends with /exit, so the session is closed and has an outcome and its score.
   await expect(row.getByTestId("session-outcome-cell")).toHaveText(
@@ -81,7 +82,7 @@ test("the Sessions table shows project, first prompt, agent, source and outcome 
   await prompt.click();
   await expect(page.getByTestId("session-id")).toHaveText(demo.session);
   await expect(page.getByTestId("session-project")).toHaveText(demo.project.name);
-  await expect(page.getByTestId("session-agent")).toHaveText(CLAUDE_CODE);
+  await expect(page.getByTestId("session-agent")).toHaveText(`${CLAUDE_CODE} 2.0.14`);
   await expect(page.getByTestId("session-source")).toHaveText("import");
   await expect(page).toHaveTitle(new RegExp(`^Session ${demo.session.slice(0, 8)}`));
   await snap(page, testInfo, "session-header");
