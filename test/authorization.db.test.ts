@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -30,6 +31,8 @@ import { suggestEvalFixAction } from "@/lib/actions/suggest-eval-fix";
 import { undoPruneAction } from "@/lib/actions/undo-prune";
 import { GET as health } from "@/app/api/health/route";
 import { POST as events } from "@/app/api/v1/events/route";
+import { POST as otelTraces } from "@/app/api/public/otel/v1/traces/route";
+import { exportOf } from "@/lib/otel/fixtures";
 import { GET as openapi } from "@/app/api/v1/openapi.json/route";
 import { GET as recompute } from "@/app/api/v1/recompute/route";
 import { GET as turns } from "@/app/api/v1/turns/route";
@@ -659,6 +662,37 @@ const targets: Target[] = [
         session_id: unique("authz-session"),
         prompt: "is this allowed?",
       }),
+  },
+  {
+    name: "POST /api/public/otel/v1/traces",
+    demand: { role: "editor", scope: "ingest" },
+    data: AGENT_DATA,
+    prepare: async () =>
+      http(
+        otelTraces,
+        "POST",
+        "/api/public/otel/v1/traces",
+        exportOf({
+          traceId: randomBytes(16).toString("hex"),
+          startedAt: new Date(Date.now() - 60_000).toISOString(),
+          resource: { "service.name": "authz-agent" },
+          scope: "authz",
+          spans: [
+            {
+              spanId: randomBytes(8).toString("hex"),
+              name: "chat gpt-4o",
+              start: 0,
+              end: 100,
+              attributes: {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.input.messages": JSON.stringify([
+                  { role: "user", parts: [{ type: "text", content: "is this allowed?" }] },
+                ]),
+              },
+            },
+          ],
+        }),
+      ),
   },
   {
     name: "GET /api/v1/turns",

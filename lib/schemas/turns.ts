@@ -126,6 +126,12 @@ const isoInstant = z.codec(z.iso.datetime(), z.date(), {
 export const turnListRowSchema = z.strictObject({
   id: z.string(),
   sessionId: z.string(),
+  agent: z
+    .string()
+    .nullable()
+    .describe(
+      "The agent the session's events named (claude-code, codex, ...); null when none did.",
+    ),
   number: z.number().int(),
   prompt: z.string().describe("The prompt's first 200 characters."),
   scoredAt: isoInstant,
