@@ -34,6 +34,7 @@ export const EXAMPLE_TURNS_PAGE = {
     {
       id: "01a21b94-16c5-754a-8266-1a6ec2c797b7",
       sessionId: "example-session-1",
+      agent: "claude-code",
       number: 1,
       prompt: "Add a retry to the upload script",
       scoredAt: "2026-01-05T10:12:00.000Z",
