@@ -1,9 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Command } from "commander";
+import { hooksCommand } from "@/test/hooks-command";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { registerHooks } from "../commands/hooks";
 import { CliError } from "../errors";
 import { CLAUDE_INSTALLED_EVENTS } from "./events";
 import {
@@ -35,19 +34,7 @@ const EXISTING = {
   env: { FOO: "1" },
 };
 
-async function charter(...args: string[]): Promise<string> {
-  const program = new Command("charter")
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
-  registerHooks(program);
-  const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
-  try {
-    await program.parseAsync(args, { from: "user" });
-    return log.mock.calls.map((c) => c.join(" ")).join("\n");
-  } finally {
-    log.mockRestore();
-  }
-}
+const charter = hooksCommand;
 
 let dir: string;
 beforeEach(() => {

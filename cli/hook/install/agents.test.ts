@@ -1,9 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Command } from "commander";
+import { hooksCommand } from "@/test/hooks-command";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { registerHooks } from "../../commands/hooks";
 import { CliError } from "../../errors";
 import { DIALECTS } from "../dialects";
 import { defaultBaseCommand, HOOK_TIMEOUT_SECONDS } from "../settings";
@@ -12,19 +11,7 @@ import { CURSOR_EVENTS } from "./cursor";
 import { GEMINI_EVENTS } from "./gemini";
 import { AGENT_HOOKS } from "./index";
 
-async function charter(...args: string[]): Promise<string> {
-  const program = new Command("charter")
-    .exitOverride()
-    .configureOutput({ writeErr: () => undefined });
-  registerHooks(program);
-  const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
-  try {
-    await program.parseAsync(args, { from: "user" });
-    return log.mock.calls.map((c) => c.join(" ")).join("\n");
-  } finally {
-    log.mockRestore();
-  }
-}
+const charter = hooksCommand;
 
 const base = defaultBaseCommand();
 const run = (agent: string, event: string) =>
