@@ -20,12 +20,16 @@ import {
   HOOK_MAX_TOOL_OUTPUT,
   type HookEventName,
 } from "./events";
-import { buildEvent, clipDeep, parsePayload, PayloadError } from "./payload";
+import { claude } from "./dialects/claude";
+import { clipDeep, parsePayload, PayloadError } from "./payload";
 import { unanswered } from "./spool";
 import { fallbackSpoolDir } from "./spool-dirs";
 import { readLastReply } from "./transcript";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
+/** Claude Code's payload as the hook turns it into an event. */
+const buildEvent = (type: HookEventName, payload: Record<string, unknown>) =>
+  claude.build(type, payload);
 const TRANSCRIPT = path.join(FIXTURES, "transcript.jsonl");
 const fixture = (name: string) =>
   JSON.parse(readFileSync(path.join(FIXTURES, name), "utf8")) as Record<string, unknown>;
