@@ -219,15 +219,17 @@ async function principleTrust(): Promise<Map<string, PrincipleTrustRow>> {
   );
 }
 
+/** Usage rows (`u`) with their session (`s`): a usage row names its session as trace_id. */
+const USAGE_WITH_SESSION = "principle_usage u LEFT JOIN agent_session s ON s.id = u.trace_id";
+
 /**
- * The SQL condition keeping the usage of one agent's sessions (`u` is principle_usage):
- * a usage row names its session as trace_id. UNKNOWN_AGENT keeps the usage of sessions
+ * The SQL condition keeping the usage of one agent's sessions, over USAGE_WITH_SESSION;
+ * its parameter, if any, is pushed onto `params`. UNKNOWN_AGENT keeps the usage of sessions
  * that named no agent, and of usage recorded with no stored session.
  */
-function agentCondition(agent: string | undefined, param: number): string {
+function agentCondition(agent: string | undefined, params: unknown[]): string {
   if (agent === undefined) return "TRUE";
-  const session = `(SELECT s.agent FROM agent_session s WHERE s.id = u.trace_id)`;
-  return agent === UNKNOWN_AGENT ? `${session} IS NULL` : `${session} = $${param}`;
+  return agent === UNKNOWN_AGENT ? "s.agent IS NULL" : `s.agent = $${params.push(agent)}`;
 }
 
 /**
@@ -236,16 +238,20 @@ function agentCondition(agent: string | undefined, param: number): string {
  * A null agent holds the sessions that named none. `principleId` keeps one principle.
  */
 async function principleTrustByAgent(
-  principleId?: string,
+  options: { principleId?: string; agent?: string } = {},
 ): Promise<(PrincipleTrustRow & { agent: string | null })[]> {
+  const params: unknown[] = [];
+  const byPrinciple = options.principleId
+    ? `u.principle_id = $${params.push(options.principleId)}`
+    : "TRUE";
+  const byAgent = agentCondition(options.agent, params);
   const rows = await db().$queryRawUnsafe<
     { principle_id: string; agent: string | null; uses: bigint; credit: number }[]
   >(
     `SELECT u.principle_id, s.agent, count(*) AS uses, sum(u.credit)::float8 AS credit
-     FROM principle_usage u LEFT JOIN agent_session s ON s.id = u.trace_id
-     ${principleId ? "WHERE u.principle_id = $1" : ""}
+     FROM ${USAGE_WITH_SESSION} WHERE ${byPrinciple} AND ${byAgent}
      GROUP BY 1, 2 ORDER BY 1, 2 NULLS LAST`,
-    ...(principleId ? [principleId] : []),
+    ...params,
   );
   return rows.map((r) => {
     const uses = Number(r.uses);
@@ -269,16 +275,13 @@ async function principleDaily(
   agent?: string,
 ): Promise<DailyTrust[]> {
   const params: unknown[] = [days];
-  const byPrinciple = principleId ? `AND principle_id = $${params.push(principleId)}` : "";
-  const byAgent = agentCondition(
-    agent,
-    agent !== undefined && agent !== UNKNOWN_AGENT ? params.push(agent) : 0,
-  );
+  const byPrinciple = principleId ? `AND u.principle_id = $${params.push(principleId)}` : "";
+  const byAgent = agentCondition(agent, params);
   const rows = await db().$queryRawUnsafe<
     { principle_id: string; day: Date; uses: bigint; credit: number }[]
   >(
-    `SELECT principle_id, date_trunc('day', created_at AT TIME ZONE 'UTC') AS day, count(*) AS uses, sum(credit)::float8 AS credit
-     FROM principle_usage u WHERE created_at >= now() - make_interval(days => $1::int) ${byPrinciple} AND ${byAgent}
+    `SELECT u.principle_id, date_trunc('day', u.created_at AT TIME ZONE 'UTC') AS day, count(*) AS uses, sum(u.credit)::float8 AS credit
+     FROM ${USAGE_WITH_SESSION} WHERE u.created_at >= now() - make_interval(days => $1::int) ${byPrinciple} AND ${byAgent}
      GROUP BY 1, 2 ORDER BY 1, 2`,
     ...params,
   );

@@ -2,7 +2,6 @@ import { trust } from "@/lib/credit";
 import { allPrinciples } from "@/lib/constitution/overlay";
 import { NotFoundError } from "@/lib/errors";
 import type { PrincipleDetail, PrincipleListRow } from "@/lib/schemas/principle-rows";
-import { UNKNOWN_AGENT } from "@/lib/schemas/agents";
 import type { PrincipleTrustRow } from "@/lib/schemas/principle-rows";
 import { isStorableText } from "@/lib/schemas/text";
 import { db } from "./client";
@@ -11,8 +10,7 @@ import { credits } from "./credit";
 
 /** One agent's trust rows (UNKNOWN_AGENT: sessions that named none), by principle. */
 async function agentTrust(agent: string): Promise<Map<string, PrincipleTrustRow>> {
-  const wanted = agent === UNKNOWN_AGENT ? null : agent;
-  const rows = (await credits.trustByAgent()).filter((r) => r.agent === wanted);
+  const rows = await credits.trustByAgent({ agent });
   return new Map(rows.map(({ agent: _agent, ...row }) => [row.principleId, row]));
 }
 
@@ -87,7 +85,7 @@ async function get(id: string): Promise<PrincipleDetail> {
   }
   const [stat, byAgent, daily, usage, turns] = await Promise.all([
     db().principleStat.findUnique({ where: { principleId: id } }),
-    credits.trustByAgent(id),
+    credits.trustByAgent({ principleId: id }),
     credits.daily(id, 90),
     db().principleUsage.findMany({
       where: { principleId: id },

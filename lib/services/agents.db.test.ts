@@ -152,7 +152,7 @@ describe("sessions know their agent", () => {
     expect(agents.some((a) => a.agent === null)).toBe(true);
 
     // Each session credited CORE.SECRETS.1; the failed one less than the others.
-    const split = await credits.trustByAgent("CORE.SECRETS.1");
+    const split = await credits.trustByAgent({ principleId: "CORE.SECRETS.1" });
     const of = (agent: string | null) => split.find((r) => r.agent === agent)!;
     expect(of("codex").useCount).toBeGreaterThanOrEqual(1);
     expect(of("gemini-cli").useCount).toBeGreaterThanOrEqual(1);
